@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages dsls needs and that are missing; does nothing when all are present.
+# Usage: scripts/install-deps.sh [build|test]
+#   build: compiler, CMake and the five libraries (the default)
+#   test:  also the real editor clients and tools the test suite drives
+set -euo pipefail
+
+profile=${1:-build}
+packages=(build-essential cmake pkg-config git
+          nlohmann-json3-dev libboost-dev libre2-dev libfmt-dev doctest-dev libtomlplusplus-dev)
+if [[ $profile == test ]]; then
+  packages+=(python3 strace neovim emacs-nox elpa-eglot nodejs npm ripgrep)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# A tool already on PATH (e.g. a newer node or python) counts as present.
+filtered=()
+for p in "${missing[@]}"; do
+  case $p in
+    python3|nodejs|npm|git|cmake) command -v "${p/nodejs/node}" >/dev/null 2>&1 && continue ;;
+  esac
+  filtered+=("$p")
+done
+missing=("${filtered[@]+"${filtered[@]}"}")
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+sudo=""
+if [[ $(id -u) != 0 ]]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

@@ -1,0 +1,37 @@
+// Everything dsls knows about one ds_config text: the positioned JSON, the effective
+// model, and the rule findings. Built once per revision; features read it.
+#pragma once
+
+#include "analysis/config/config_model.h"
+#include "analysis/core/finding.h"
+#include "analysis/facade/settings.h"
+#include "analysis/json/document.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dsls::analysis {
+
+class ConfigAnalysis {
+ public:
+  ConfigAnalysis(std::string text, const Settings& settings);
+  ConfigAnalysis(const ConfigAnalysis&) = delete;  // the model points into the document
+  ConfigAnalysis& operator=(const ConfigAnalysis&) = delete;
+
+  const std::string& text() const { return text_; }
+  const json::Document& document() const { return doc_; }
+  const config::ConfigModel& model() const { return model_; }
+  const Settings& settings() const { return settings_; }
+  // Findings of every rule, before the user's rule overrides.
+  const std::vector<Finding>& findings() const { return findings_; }
+
+ private:
+  std::string text_;
+  Settings settings_;
+  json::Document doc_;
+  config::ConfigModel model_;
+  std::vector<Finding> findings_;
+};
+
+}  // namespace dsls::analysis

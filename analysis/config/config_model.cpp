@@ -1,0 +1,154 @@
+#include "analysis/config/config_model.h"
+
+namespace dsls::config {
+
+std::string_view provenanceLabel(Provenance p) {
+  switch (p) {
+    case Provenance::Explicit: return "set in this file";
+    case Provenance::Default: return "DeepSpeed default";
+    case Provenance::Auto: return "\"auto\", filled at launch";
+    case Provenance::Forced: return "forced";
+    case Provenance::Legacy: return "legacy form";
+  }
+  return "";
+}
+
+const json::Member* memberAt(const json::Node* node, std::string_view path) {
+  const json::Member* member = nullptr;
+  while (node && node->kind == json::Kind::Object) {
+    std::size_t dot = path.find('.');
+    member = node->find(path.substr(0, dot));
+    if (!member || dot == std::string_view::npos) return member;
+    node = &member->value;
+    path.remove_prefix(dot + 1);
+  }
+  return nullptr;
+}
+
+namespace {
+
+bool isAuto(const json::Node& n) { return n.kind == json::Kind::String && n.string == "auto"; }
+
+void resolveStage(ZeroModel& z, const analysis::Settings& settings) {
+  if (!z.section) {
+    z.stage = {0, Provenance::Default, nullptr, "no zero_optimization section: ZeRO is off"};
+    return;
+  }
+  const json::Node& v = z.section->value;
+  if (v.kind == json::Kind::Bool) {
+    z.legacyBool = true;
+    z.stage = {v.boolean ? 1 : 0, Provenance::Legacy, z.section,
+               v.boolean ? "\"zero_optimization\": true is the legacy form of stage 1"
+                         : "\"zero_optimization\": false turns ZeRO off"};
+    return;
+  }
+  if (v.kind != json::Kind::Object) {
+    z.stage = {std::nullopt, Provenance::Explicit, z.section, "zero_optimization is not an object"};
+    return;
+  }
+  const json::Member* stage = v.find("stage");
+  if (!stage) {
+    z.stage = {0, Provenance::Default, nullptr, "stage is not set: DeepSpeed's default is 0"};
+  } else if (isAuto(stage->value)) {
+    if (settings.launcher == "accelerate")
+      z.stage = {std::nullopt, Provenance::Auto, stage, "Accelerate fills stage from its DeepSpeed plugin"};
+    else if (settings.launcher == "hf" || settings.launcher == "deepspeed")
+      z.stage = {0, Provenance::Default, stage,
+                 "nothing fills \"auto\" for stage here, so DeepSpeed drops it and uses stage 0"};
+    else
+      z.stage = {std::nullopt, Provenance::Auto, stage,
+                 "Accelerate fills \"auto\" from its plugin; under HF Trainer or plain DeepSpeed it becomes stage 0"};
+  } else if (stage->value.kind == json::Kind::Number && stage->value.isInteger) {
+    z.stage = {static_cast<int>(stage->value.number), Provenance::Explicit, stage, ""};
+  } else {
+    z.stage = {std::nullopt, Provenance::Explicit, stage, "stage is not an integer"};
+  }
+}
+
+Resolved<bool> explicitBool(const json::Node* section, const char* key) {
+  Resolved<bool> r;
+  if (!section || section->kind != json::Kind::Object) return r;
+  if (const json::Member* m = section->find(key)) {
+    r.member = m;
+    if (m->value.kind == json::Kind::Bool) {
+      r.value = m->value.boolean;
+      r.provenance = Provenance::Explicit;
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+ConfigModel buildModel(const json::Document& doc, const analysis::Settings& settings) {
+  ConfigModel m;
+  m.deepspeed = catalog::Version::parse(settings.deepspeedVersion);
+  m.torch = catalog::Version::parse(settings.torchVersion);
+  if (!doc.root || doc.root->kind != json::Kind::Object) return m;
+  m.root = &*doc.root;
+  ZeroModel& z = m.zero;
+  z.section = m.root->find("zero_optimization");
+  resolveStage(z, settings);
+  const json::Node* section = z.section && z.section->value.kind == json::Kind::Object ? &z.section->value : nullptr;
+
+  // overlap_comm: unset (or "auto", which DeepSpeed drops) means true at stage 3, false otherwise.
+  z.overlapComm = explicitBool(section, "overlap_comm");
+  if (!z.overlapComm.value) {
+    bool wasAuto = z.overlapComm.member && isAuto(z.overlapComm.member->value);
+    std::string prefix = wasAuto ? "\"auto\" is dropped by DeepSpeed, so the default applies: " : "";
+    if (z.stage.value) {
+      z.overlapComm.value = *z.stage.value == 3;
+      z.overlapComm.why = prefix + (*z.stage.value == 3 ? "true at ZeRO stage 3" : "false below ZeRO stage 3");
+    } else {
+      z.overlapComm.why = prefix + "true at stage 3 and false otherwise; the stage is not known here";
+    }
+    z.overlapComm.provenance = Provenance::Default;
+  }
+
+  // contiguous_gradients: default true since v0.4.3.
+  z.contiguousGradients = explicitBool(section, "contiguous_gradients");
+  if (!z.contiguousGradients.value) {
+    bool old = m.deepspeed && *m.deepspeed < catalog::Version{0, 4, 3};
+    z.contiguousGradients.value = !old;
+    z.contiguousGradients.provenance = Provenance::Default;
+    z.contiguousGradients.why = old ? "false before DeepSpeed 0.4.3" : "true by default";
+  }
+
+  if (section) {
+    if ((z.offloadOptimizer = section->find("offload_optimizer"))) {
+      if (const json::Member* device = z.offloadOptimizer->value.find("device"))
+        z.optimizerOffloaded = device->value.kind == json::Kind::String &&
+                               (device->value.string == "cpu" || device->value.string == "nvme");
+    }
+    if (const json::Member* legacy = section->find("cpu_offload"); legacy && legacy->value.kind == json::Kind::Bool &&
+                                                                     legacy->value.boolean)
+      z.optimizerOffloaded = true;
+  }
+
+  int stage = z.stage.value.value_or(-1);
+  // ZeRO-1/2 with an offloaded optimizer turns contiguous_gradients back on.
+  if ((stage == 1 || stage == 2) && z.optimizerOffloaded && !*z.contiguousGradients.value) {
+    z.contiguousGradients.value = true;
+    z.contiguousGradients.provenance = Provenance::Forced;
+    z.contiguousGradients.why = "ZeRO-1/2 turn it back on when offload_optimizer is used";
+  }
+  // ZeRO-1 ignored both flags (forced off) from v0.4.4 until v0.13.0.
+  if (stage == 1 && m.deepspeed && *m.deepspeed >= catalog::Version{0, 4, 4} && *m.deepspeed < catalog::Version{0, 13, 0}) {
+    for (Resolved<bool>* flag : {&z.overlapComm, &z.contiguousGradients}) {
+      flag->value = false;
+      flag->provenance = Provenance::Forced;
+      flag->why = "ZeRO stage 1 ignored this flag (forced off) before DeepSpeed 0.13.0";
+    }
+  }
+
+  if (const json::Member* compile = m.root->find("compile"); compile && compile->value.kind == json::Kind::Object) {
+    const json::Member* deep = compile->value.find("deepcompile");
+    const json::Member* enabled = compile->value.find("enabled");
+    m.torchCompile = (deep && deep->value.kind == json::Kind::Bool && deep->value.boolean) ||
+                     (enabled && enabled->value.kind == json::Kind::Bool && enabled->value.boolean);
+  }
+  if (settings.torchCompile) m.torchCompile = *settings.torchCompile;
+  return m;
+}
+
+}  // namespace dsls::config

@@ -1,0 +1,44 @@
+// Whether a config is exposed to the known overlap_comm races, by ZeRO stage, effective
+// flags and DeepSpeed/PyTorch versions. The bug table is declared once in overlap_race.cpp;
+// the rule, the hover and the log diagnosis all read it.
+#pragma once
+
+#include "analysis/config/config_model.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dsls::config {
+
+struct RaceBug {
+  std::string_view id;          // short handle used in docs: "ipg-reverse-wait", ...
+  std::string_view summary;     // one plain sentence
+  std::vector<int> stages;      // ZeRO stages it hits
+  std::string_view introduced;  // first affected DeepSpeed release ("" = long-standing)
+  std::string_view fixed;       // first fixed release
+  bool needsContiguous;         // needs contiguous_gradients as well as overlap_comm
+  bool needsTorchCompile;
+  std::string_view minTorch;    // PyTorch release from which it shows ("" = any)
+  std::string_view links;       // markdown links to the issues and PRs
+};
+
+const std::vector<RaceBug>& raceBugs();
+
+struct RaceAssessment {
+  enum class Verdict {
+    NotApplicable,   // overlap_comm is effectively off, or not a multi-rank ZeRO run
+    Fixed,           // the target DeepSpeed has every fix
+    AtRisk,          // known version in an affected range
+    VersionUnknown,  // ZeRO-1/2 with overlap on, DeepSpeed version unknown
+  } verdict = Verdict::NotApplicable;
+  std::vector<const RaceBug*> bugs;  // those that apply (for VersionUnknown: those that could)
+  std::string reason;                // for NotApplicable / Fixed, in plain words
+};
+
+RaceAssessment assessRace(const ConfigModel& model, const analysis::Settings& settings);
+
+// "DeepSpeed 0.14.2 (from requirements.txt)" or "the DeepSpeed version (unknown)".
+std::string describeVersion(const ConfigModel& model, const analysis::Settings& settings);
+
+}  // namespace dsls::config

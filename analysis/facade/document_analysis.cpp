@@ -1,0 +1,51 @@
+#include "analysis/facade/document_analysis.h"
+
+#include "analysis/config/config_analysis.h"
+#include "analysis/facade/log_document.h"
+
+#include <algorithm>
+
+namespace dsls::analysis {
+
+void applyRuleOverrides(std::vector<Finding>& findings, const Settings& settings) {
+  if (settings.ruleOverrides.empty()) return;
+  std::vector<Finding> kept;
+  kept.reserve(findings.size());
+  for (auto& f : findings) {
+    auto it = settings.ruleOverrides.find(f.code);
+    if (it == settings.ruleOverrides.end()) {
+      kept.push_back(std::move(f));
+    } else if (it->second) {
+      f.severity = *it->second;
+      kept.push_back(std::move(f));
+    }
+  }
+  findings = std::move(kept);
+}
+
+std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::string_view languageId,
+                                                        std::string text, const Settings& settings) {
+  auto result = std::make_shared<DocumentAnalysis>();
+  result->kind = classifyDocument(name, languageId, text, settings);
+  result->name = std::move(name);
+  result->settings = settings;
+  switch (result->kind) {
+    case DocumentKind::DsConfig: {
+      auto config = std::make_shared<ConfigAnalysis>(text, settings);
+      result->findings = config->findings();
+      result->config = std::move(config);
+      break;
+    }
+    case DocumentKind::Log: {
+      result->log = analyzeLog(text);
+      result->findings = logFindings(*result->log, result->name);
+      break;
+    }
+    case DocumentKind::Other: break;
+  }
+  applyRuleOverrides(result->findings, settings);
+  result->text = std::move(text);
+  return result;
+}
+
+}  // namespace dsls::analysis

@@ -1,0 +1,85 @@
+#include "analysis/facade/document_kind.h"
+
+#include "analysis/logs/log_analyzer.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
+
+namespace dsls::analysis {
+namespace {
+
+constexpr std::array kBuiltinConfigGlobs = {
+    "*ds_config*.json", "*ds-config*.json", "*deepspeed*.json", "zero*.json",
+    "ds_z*.json",       "*_zero[0-9]*.json", "*zero_stage*.json", "*ds_config*.jsonc",
+};
+
+// Top-level keys that only a DeepSpeed config has; one is enough.
+constexpr std::array kConfigMarkers = {
+    "\"zero_optimization\"", "\"train_micro_batch_size_per_gpu\"", "\"zero_allow_untested_optimizer\"",
+    "\"gradient_accumulation_steps\"", "\"train_batch_size\"", "\"steps_per_print\"", "\"wall_clock_breakdown\"",
+};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+std::string_view lastSegment(std::string_view name) {
+  if (auto q = name.find_first_of("?#"); q != std::string_view::npos && name.find("://") != std::string_view::npos)
+    name = name.substr(0, q);
+  if (auto slash = name.find_last_of("/\\"); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  return name;
+}
+
+bool hasExtension(std::string_view fileName, std::initializer_list<std::string_view> extensions) {
+  std::string l = lower(fileName);
+  return std::any_of(extensions.begin(), extensions.end(), [&](std::string_view e) {
+    return l.size() >= e.size() && l.compare(l.size() - e.size(), e.size(), e) == 0;
+  });
+}
+
+bool contentLooksLikeDsConfig(std::string_view text) {
+  std::string_view head = text.substr(0, 256 * 1024);
+  std::size_t i = head.find_first_not_of(" \t\r\n");
+  if (i == std::string_view::npos || head[i] != '{') return false;
+  return std::any_of(kConfigMarkers.begin(), kConfigMarkers.end(),
+                     [&](const char* m) { return head.find(m) != std::string_view::npos; });
+}
+
+}  // namespace
+
+bool nameLooksLikeDsConfig(std::string_view fileName, const Settings& settings) {
+  std::string name = lower(lastSegment(fileName));
+  for (const char* glob : kBuiltinConfigGlobs)
+    if (fnmatch(glob, name.c_str(), 0) == 0) return true;
+  std::string full = std::string(fileName);
+  for (const std::string& glob : settings.configGlobs) {
+    // A glob with a slash matches the whole path, as editors' file associations do.
+    const std::string& subject = glob.find('/') != std::string::npos ? full : name;
+    if (fnmatch(glob.c_str(), subject.c_str(), glob.find("**") != std::string::npos ? 0 : FNM_PATHNAME) == 0 ||
+        fnmatch(lower(glob).c_str(), lower(subject).c_str(), 0) == 0)
+      return true;
+  }
+  return false;
+}
+
+DocumentKind classifyDocument(std::string_view name, std::string_view languageId, std::string_view text,
+                              const Settings& settings) {
+  std::string_view fileName = lastSegment(name);
+  if (languageId == "log") return DocumentKind::Log;
+  bool jsonLike = languageId == "json" || languageId == "jsonc" || hasExtension(fileName, {".json", ".jsonc"});
+  if (jsonLike) {
+    if (nameLooksLikeDsConfig(fileName, settings) || nameLooksLikeDsConfig(name, settings)) return DocumentKind::DsConfig;
+    return contentLooksLikeDsConfig(text) ? DocumentKind::DsConfig : DocumentKind::Other;
+  }
+  if (hasExtension(fileName, {".log", ".txt", ".out", ".err"}) && logs::looksLikeTrainingLog(text.substr(0, 64 * 1024)))
+    return DocumentKind::Log;
+  return DocumentKind::Other;
+}
+
+}  // namespace dsls::analysis

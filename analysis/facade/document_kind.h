@@ -1,0 +1,19 @@
+// Decides what a document is: a ds_config, a training log, or something dsls leaves alone.
+#pragma once
+
+#include "analysis/facade/settings.h"
+
+#include <string_view>
+
+namespace dsls::analysis {
+
+enum class DocumentKind { DsConfig, Log, Other };
+
+// `name` is a path or URI (only its last segment and extension matter); `languageId` may be empty.
+DocumentKind classifyDocument(std::string_view name, std::string_view languageId, std::string_view text,
+                              const Settings& settings);
+
+// True when the file name matches the built-in ds_config globs or the user's.
+bool nameLooksLikeDsConfig(std::string_view fileName, const Settings& settings);
+
+}  // namespace dsls::analysis

@@ -1,0 +1,23 @@
+// The facade's bridge to the log analyser (analysis/logs).
+#pragma once
+
+#include "analysis/core/features.h"
+#include "analysis/core/finding.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dsls::logs {
+struct LogReport;
+}
+
+namespace dsls::analysis {
+
+std::shared_ptr<const logs::LogReport> analyzeLog(std::string_view text);
+std::vector<Finding> logFindings(const logs::LogReport& report, const std::string& documentName);
+std::optional<HoverInfo> logHover(const logs::LogReport& report, std::size_t offset);
+
+}  // namespace dsls::analysis

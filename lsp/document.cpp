@@ -1,0 +1,27 @@
+#include "lsp/document.h"
+
+#include <algorithm>
+
+namespace dsls::lsp {
+
+Document::Document(std::string uri, std::string languageId, std::int64_t version, std::string text)
+    : uri_(std::move(uri)), languageId_(std::move(languageId)), version_(version), text_(std::move(text)) {
+  reindex();
+}
+
+void Document::reindex() { lines_ = protocol::LineIndex(text_); }
+
+void Document::apply(const protocol::ContentChange& change, protocol::PositionEncoding encoding) {
+  if (!change.range) {
+    text_ = change.text;
+  } else {
+    std::size_t begin = lines_.offset(change.range->start, encoding);
+    std::size_t end = lines_.offset(change.range->end, encoding);
+    end = std::max(begin, end);
+    text_.replace(begin, end - begin, change.text);
+  }
+  ++revision_;
+  reindex();
+}
+
+}  // namespace dsls::lsp

@@ -1,0 +1,144 @@
+// The language server: owns all state on one strand, runs analyses on a small pool,
+// and talks to the client through a Transport.
+//
+// Threads: the transport's reader posts each message to the strand; every handler,
+// the document store and the reply bookkeeping run on the strand only; analyses run
+// on `pool_` and post their results back. Nothing here needs a lock.
+#pragma once
+
+#include "analysis/facade/document_analysis.h"
+#include "lsp/document.h"
+#include "lsp/logger.h"
+#include "lsp/transport.h"
+#include "protocol/jsonrpc.h"
+#include "protocol/lsp_types.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+namespace dsls::lsp {
+
+struct ServerOptions {
+  std::chrono::milliseconds debounce{50};
+  int analysisThreads = 2;
+};
+
+class Server {
+ public:
+  Server(Transport& transport, Logger& log, ServerOptions options = {});
+  ~Server();
+  // Serves until `exit` or the end of input; returns the process exit code.
+  int run();
+
+ private:
+  using Json = protocol::Json;
+  class ReplyState;
+  // A request's reply channel: answers exactly once; an unanswered request gets an internal error.
+  class Reply {
+   public:
+    explicit Reply(std::shared_ptr<ReplyState> state) : state_(std::move(state)) {}
+    void operator()(Json result) const;
+    void error(protocol::ErrorCode code, std::string_view message) const;
+    bool done() const;
+
+   private:
+    std::shared_ptr<ReplyState> state_;
+  };
+  using RequestHandler = void (Server::*)(const Json& params, Reply reply);
+  using NotificationHandler = void (Server::*)(const Json& params);
+
+  struct OpenDocument {
+    std::unique_ptr<Document> doc;
+    std::unique_ptr<boost::asio::steady_timer> debounce;
+    std::shared_ptr<const analysis::DocumentAnalysis> analysis;
+    std::uint64_t analysisRevision = 0;  // revision `analysis` was computed for
+    std::uint64_t inFlightRevision = 0;  // revision being analysed now (0 = none)
+    std::vector<std::function<void(const OpenDocument*)>> waiters;
+    std::string lastResultId;
+  };
+
+  // Transport callbacks (any thread) -> strand.
+  void onMessage(std::string body);
+  void onClose(std::string reason);
+
+  void dispatch(const protocol::Incoming& msg);
+  void dispatchRequest(const protocol::Incoming& msg);
+  void dispatchNotification(const protocol::Incoming& msg);
+  void onResponse(const protocol::Incoming& msg);
+  void send(const Json& message);
+  void notify(std::string_view method, Json params);
+  void request(std::string_view method, Json params, std::function<void(const Json& result, const Json& error)> done);
+  void finish(int code);
+
+  // Lifecycle (server_lifecycle.cpp)
+  void onInitialize(const Json& params, Reply reply);
+  void onInitialized(const Json& params);
+  void onShutdown(const Json& params, Reply reply);
+  void onExit(const Json& params);
+  void onCancelRequest(const Json& params);
+  void onSetTrace(const Json& params);
+  void onDidChangeConfiguration(const Json& params);
+  void pullConfiguration();
+  void settingsChanged();
+  Json capabilities() const;
+
+  // Documents (server_documents.cpp)
+  void onDidOpen(const Json& params);
+  void onDidChange(const Json& params);
+  void onDidSave(const Json& params);
+  void onDidClose(const Json& params);
+  void scheduleAnalysis(OpenDocument& od, bool immediately);
+  void startAnalysis(const std::string& uri);
+  void analysisDone(const std::string& uri, std::uint64_t revision,
+                    std::shared_ptr<const analysis::DocumentAnalysis> result);
+  // Runs `fn` with the document's analysis for its current revision (at once, or when ready).
+  void withAnalysis(const std::string& uri, std::function<void(const OpenDocument*)> fn);
+  void publishDiagnostics(const OpenDocument& od);
+  Json diagnosticsJson(const OpenDocument& od) const;
+  OpenDocument* find(const std::string& uri);
+  static std::string documentUri(const Json& params);
+
+  // Features (server_features.cpp)
+  void onDocumentDiagnostic(const Json& params, Reply reply);
+  void onHover(const Json& params, Reply reply);
+  void onCodeAction(const Json& params, Reply reply);
+  void onCompletion(const Json& params, Reply reply);
+  void onInlayHint(const Json& params, Reply reply);
+  void onDocumentSymbol(const Json& params, Reply reply);
+  void onDocumentLink(const Json& params, Reply reply);
+  void onExecuteCommand(const Json& params, Reply reply);
+
+  Transport& transport_;
+  Logger& log_;
+  ServerOptions options_;
+  boost::asio::io_context io_;
+  boost::asio::strand<boost::asio::io_context::executor_type> strand_;
+  boost::asio::thread_pool pool_;
+
+  enum class Phase { Uninitialized, Initialized, ShuttingDown } phase_ = Phase::Uninitialized;
+  bool exiting_ = false;
+  int exitCode_ = 1;
+  protocol::ClientCapabilities caps_;
+  analysis::Settings initSettings_;  // from initializationOptions
+  analysis::Settings settings_;      // effective: init options overlaid by workspace/configuration
+  unsigned settingsGeneration_ = 0;  // part of pull-diagnostic result ids
+  std::vector<std::string> workspaceRoots_;
+  std::map<std::string, OpenDocument> documents_;
+  std::unordered_map<std::string, std::weak_ptr<ReplyState>> pending_;  // by serialised id
+  std::map<long long, std::function<void(const Json&, const Json&)>> outgoing_;
+  long long nextOutgoingId_ = 1;
+
+  static const std::unordered_map<std::string, RequestHandler> kRequests;
+  static const std::unordered_map<std::string, NotificationHandler> kNotifications;
+};
+
+}  // namespace dsls::lsp

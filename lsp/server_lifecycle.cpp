@@ -1,0 +1,120 @@
+// initialize / shutdown / exit, settings, and the capabilities dsls announces.
+#include "lsp/server.h"
+#include "lsp/settings.h"
+#include "lsp/workspace_versions.h"
+#include "protocol/uri.h"
+
+namespace dsls::lsp {
+
+using protocol::ErrorCode;
+using protocol::Json;
+
+void Server::onInitialize(const Json& params, Reply reply) {
+  caps_ = protocol::parseClientCapabilities(params);
+  std::vector<std::string> problems;
+  if (params.is_object() && params.contains("initializationOptions")) {
+    const Json& options = params["initializationOptions"];
+    // Flat keys, or nested under "dsls" as some clients send their settings.
+    mergeSettings(options.is_object() && options.contains("dsls") ? options["dsls"] : options, initSettings_, problems);
+  }
+  for (const auto& p : problems) log_.warn("initializationOptions: {}", p);
+
+  // Versions not given by the client come from the workspace's pins, read-only.
+  std::vector<std::string> roots;
+  if (params.is_object()) {
+    if (auto folders = params.find("workspaceFolders"); folders != params.end() && folders->is_array())
+      for (const auto& f : *folders)
+        if (f.is_object() && f.contains("uri") && f["uri"].is_string())
+          if (auto path = protocol::uriToPath(f["uri"].get<std::string>())) roots.push_back(*path);
+    if (roots.empty())
+      if (auto root = params.find("rootUri"); root != params.end() && root->is_string())
+        if (auto path = protocol::uriToPath(root->get<std::string>())) roots.push_back(*path);
+  }
+  workspaceRoots_ = roots;
+  detectWorkspaceVersions(roots, initSettings_, log_);
+  settings_ = initSettings_;
+
+  phase_ = Phase::Initialized;
+  log_.setMirror([this](LogLevel level, const std::string& message) {
+    boost::asio::post(strand_, [this, level, message] {
+      if (!exiting_ && phase_ != Phase::Uninitialized)
+        notify("window/logMessage", {{"type", level == LogLevel::Error ? 1 : 2}, {"message", message}});
+    });
+  });
+  log_.info("initialized (position encoding {}, {} diagnostics)", protocol::encodingName(caps_.encoding),
+            caps_.pullDiagnostics ? "pull" : "push");
+  reply({{"capabilities", capabilities()}, {"serverInfo", {{"name", "dsls"}, {"version", DSLS_VERSION}}}});
+}
+
+Json Server::capabilities() const {
+  Json caps{
+      {"positionEncoding", protocol::encodingName(caps_.encoding)},
+      {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
+      {"hoverProvider", true},
+      {"codeActionProvider",
+       {{"codeActionKinds", {"quickfix", "source.fixAll", "source.fixAll.dsls"}}, {"resolveProvider", false}}},
+      {"completionProvider", {{"triggerCharacters", {"\"", ":"}}, {"resolveProvider", false}}},
+      {"inlayHintProvider", true},
+      {"documentSymbolProvider", true},
+      {"documentLinkProvider", {{"resolveProvider", false}}},
+      {"executeCommandProvider", {{"commands", {"dsls.diagnoseText"}}}},
+      {"workspace", {{"workspaceFolders", {{"supported", true}, {"changeNotifications", false}}}}},
+  };
+  if (caps_.pullDiagnostics)
+    caps["diagnosticProvider"] = {{"identifier", "dsls"}, {"interFileDependencies", true}, {"workspaceDiagnostics", false}};
+  return caps;
+}
+
+void Server::onInitialized(const Json&) {
+  if (caps_.workspaceConfiguration) pullConfiguration();
+}
+
+void Server::onShutdown(const Json&, Reply reply) {
+  phase_ = Phase::ShuttingDown;
+  reply(nullptr);
+}
+
+void Server::onExit(const Json&) { finish(phase_ == Phase::ShuttingDown ? 0 : 1); }
+
+void Server::onSetTrace(const Json&) {}
+
+void Server::onDidChangeConfiguration(const Json& params) {
+  const Json settings = params.is_object() ? params.value("settings", Json()) : Json();
+  if (settings.is_object() && settings.contains("dsls") && settings["dsls"].is_object()) {
+    analysis::Settings merged = initSettings_;
+    std::vector<std::string> problems;
+    mergeSettings(settings["dsls"], merged, problems);
+    for (const auto& p : problems) log_.warn("settings: {}", p);
+    settings_ = merged;
+    settingsChanged();
+  } else if (caps_.workspaceConfiguration) {
+    pullConfiguration();
+  }
+}
+
+void Server::pullConfiguration() {
+  request("workspace/configuration", {{"items", Json::array({{{"section", "dsls"}}})}},
+          [this](const Json& result, const Json& error) {
+            if (!error.is_null() || !result.is_array() || result.empty()) return;
+            analysis::Settings merged = initSettings_;
+            std::vector<std::string> problems;
+            mergeSettings(result[0], merged, problems);
+            for (const auto& p : problems) log_.warn("settings: {}", p);
+            settings_ = merged;
+            settingsChanged();
+          });
+}
+
+void Server::settingsChanged() {
+  ++settingsGeneration_;
+  for (auto& [uri, od] : documents_) {
+    od.analysisRevision = 0;  // results computed with the old settings are out of date
+    od.inFlightRevision = 0;
+    scheduleAnalysis(od, true);
+  }
+  if (caps_.pullDiagnostics && caps_.diagnosticRefresh)
+    request("workspace/diagnostic/refresh", nullptr, [](const Json&, const Json&) {});
+  if (caps_.inlayHintRefresh) request("workspace/inlayHint/refresh", nullptr, [](const Json&, const Json&) {});
+}
+
+}  // namespace dsls::lsp

@@ -1,0 +1,56 @@
+#include "lsp/settings.h"
+
+namespace dsls::lsp {
+namespace {
+
+std::optional<std::optional<analysis::Severity>> parseRuleLevel(const protocol::Json& v) {
+  if (!v.is_string()) return std::nullopt;
+  std::string s = v.get<std::string>();
+  using analysis::Severity;
+  if (s == "off" || s == "none" || s == "ignore") return std::optional<Severity>{};
+  if (s == "error") return std::optional<Severity>{Severity::Error};
+  if (s == "warning" || s == "warn") return std::optional<Severity>{Severity::Warning};
+  if (s == "information" || s == "info") return std::optional<Severity>{Severity::Information};
+  if (s == "hint") return std::optional<Severity>{Severity::Hint};
+  return std::nullopt;
+}
+
+}  // namespace
+
+void mergeSettings(const protocol::Json& json, analysis::Settings& s, std::vector<std::string>& problems) {
+  if (!json.is_object()) return;
+  auto text = [&](const char* key, std::string& out, std::string* source) {
+    auto it = json.find(key);
+    if (it == json.end() || it->is_null()) return;
+    if (!it->is_string()) {
+      problems.push_back(std::string(key) + " must be a string");
+      return;
+    }
+    out = it->get<std::string>();
+    if (source) *source = "editor settings";
+  };
+  text("deepspeedVersion", s.deepspeedVersion, &s.deepspeedVersionSource);
+  text("torchVersion", s.torchVersion, &s.torchVersionSource);
+  text("launcher", s.launcher, nullptr);
+  if (auto it = json.find("worldSize"); it != json.end() && !it->is_null()) {
+    if (it->is_number_integer() && it->get<long long>() > 0) s.worldSize = it->get<long long>();
+    else problems.push_back("worldSize must be a positive integer");
+  }
+  if (auto it = json.find("torchCompile"); it != json.end() && !it->is_null()) {
+    if (it->is_boolean()) s.torchCompile = it->get<bool>();
+    else problems.push_back("torchCompile must be true or false");
+  }
+  if (auto it = json.find("rules"); it != json.end() && it->is_object()) {
+    for (auto& [code, level] : it->items()) {
+      if (auto parsed = parseRuleLevel(level)) s.ruleOverrides[code] = *parsed;
+      else problems.push_back("rules." + code + " must be off, error, warning, information or hint");
+    }
+  }
+  if (auto it = json.find("configGlobs"); it != json.end() && it->is_array()) {
+    s.configGlobs.clear();
+    for (auto& g : *it)
+      if (g.is_string()) s.configGlobs.push_back(g.get<std::string>());
+  }
+}
+
+}  // namespace dsls::lsp

@@ -1,0 +1,108 @@
+#include "protocol/jsonrpc.h"
+
+namespace dsls::protocol {
+
+int nestingDepth(std::string_view text, int limit) {
+  int depth = 0;
+  int deepest = 0;
+  bool inString = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+      continue;
+    }
+    if (c == '"') inString = true;
+    else if (c == '[' || c == '{') {
+      if (++depth > deepest) {
+        deepest = depth;
+        if (deepest >= limit) return deepest;
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+Incoming parseMessage(std::string_view body) {
+  Incoming in;
+  if (nestingDepth(body, kMaxNestingDepth + 1) > kMaxNestingDepth) {
+    in.errorCode = ErrorCode::ParseError;
+    in.errorMessage = "message nested deeper than " + std::to_string(kMaxNestingDepth) + " levels";
+    return in;
+  }
+  Json msg = Json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
+  if (msg.is_discarded()) {
+    in.errorCode = ErrorCode::ParseError;
+    in.errorMessage = "message body is not valid JSON";
+    return in;
+  }
+  if (!msg.is_object()) {
+    in.errorMessage = msg.is_array() ? "batch messages are not supported by the Language Server Protocol"
+                                     : "a JSON-RPC message must be an object";
+    return in;
+  }
+  auto version = msg.find("jsonrpc");
+  if (version == msg.end() || *version != "2.0") {
+    in.errorMessage = "missing \"jsonrpc\": \"2.0\"";
+    if (auto id = msg.find("id"); id != msg.end() && (id->is_number_integer() || id->is_string())) in.id = *id;
+    return in;
+  }
+  auto id = msg.find("id");
+  bool hasId = id != msg.end();
+  if (hasId) {
+    if (!id->is_number_integer() && !id->is_string() && !id->is_null()) {
+      in.errorMessage = "\"id\" must be an integer or a string";
+      return in;
+    }
+    in.id = *id;
+  }
+  auto method = msg.find("method");
+  if (method != msg.end()) {
+    if (!method->is_string()) {
+      in.errorMessage = "\"method\" must be a string";
+      return in;
+    }
+    in.method = method->get<std::string>();
+    if (auto params = msg.find("params"); params != msg.end()) {
+      if (!params->is_object() && !params->is_array()) {
+        in.errorCode = ErrorCode::InvalidParams;
+        in.errorMessage = "\"params\" must be an object or an array";
+        return in;
+      }
+      in.params = *params;
+    }
+    in.kind = hasId ? Incoming::Kind::Request : Incoming::Kind::Notification;
+    return in;
+  }
+  if (hasId && (msg.contains("result") || msg.contains("error"))) {
+    in.kind = Incoming::Kind::Response;
+    if (auto r = msg.find("result"); r != msg.end()) in.result = *r;
+    if (auto e = msg.find("error"); e != msg.end()) in.error = *e;
+    return in;
+  }
+  in.errorMessage = "message has neither \"method\" nor \"result\"/\"error\"";
+  return in;
+}
+
+Json makeResponse(const Json& id, Json result) {
+  return Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+}
+
+Json makeError(const Json& id, ErrorCode code, std::string_view message) {
+  return Json{{"jsonrpc", "2.0"},
+              {"id", id},
+              {"error", {{"code", static_cast<int>(code)}, {"message", std::string(message)}}}};
+}
+
+Json makeNotification(std::string_view method, Json params) {
+  return Json{{"jsonrpc", "2.0"}, {"method", std::string(method)}, {"params", std::move(params)}};
+}
+
+Json makeRequest(const Json& id, std::string_view method, Json params) {
+  return Json{{"jsonrpc", "2.0"}, {"id", id}, {"method", std::string(method)}, {"params", std::move(params)}};
+}
+
+}  // namespace dsls::protocol

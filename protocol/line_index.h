@@ -1,0 +1,51 @@
+// Conversion between byte offsets and LSP positions in the negotiated encoding.
+// Lines end at '\n'; a '\r' before it belongs to the line break, not the line.
+// Invalid UTF-8 bytes count as one code unit each (as if replaced by U+FFFD),
+// so every byte offset maps to a position and back without loss.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace dsls::protocol {
+
+enum class PositionEncoding { Utf8, Utf16, Utf32 };
+
+std::string_view encodingName(PositionEncoding);
+
+struct Position {
+  std::uint32_t line = 0;
+  std::uint32_t character = 0;
+  bool operator==(const Position&) const = default;
+};
+
+class LineIndex {
+ public:
+  LineIndex() = default;
+  explicit LineIndex(std::string_view text);  // the text must outlive the index
+
+  std::size_t lineCount() const { return lineStarts_.size(); }
+  // Byte offset of the start of `line` (clamped to the last line).
+  std::size_t lineStart(std::uint32_t line) const;
+  // Byte offset of the end of the line's content (before "\r\n" or "\n").
+  std::size_t lineContentEnd(std::uint32_t line) const;
+  std::uint32_t lineOf(std::size_t offset) const;
+
+  // Offsets past the end clamp to the end; an offset inside a multi-byte character
+  // maps to that character's start.
+  Position position(std::size_t offset, PositionEncoding) const;
+  // Lines past the end clamp to the end of the text; characters past the line's
+  // end clamp to it; a character inside a surrogate pair maps to the pair's start.
+  std::size_t offset(Position, PositionEncoding) const;
+
+ private:
+  std::string_view text_;
+  std::vector<std::size_t> lineStarts_{0};
+};
+
+// Length in bytes of the UTF-8 sequence at `s[i]`, 1 for an invalid byte.
+std::size_t utf8SequenceLength(std::string_view s, std::size_t i);
+
+}  // namespace dsls::protocol

@@ -1,0 +1,81 @@
+#include "protocol/line_index.h"
+#include "protocol/lsp_types.h"
+
+#include <doctest/doctest.h>
+
+using namespace dsls::protocol;
+
+TEST_CASE("ASCII offsets and positions round-trip") {
+  std::string text = "ab\ncd\n";
+  LineIndex idx(text);
+  CHECK(idx.lineCount() == 3);
+  CHECK(idx.position(4, PositionEncoding::Utf16) == Position{1, 1});
+  CHECK(idx.offset({1, 1}, PositionEncoding::Utf16) == 4);
+  CHECK(idx.position(6, PositionEncoding::Utf16) == Position{2, 0});
+}
+
+TEST_CASE("non-ASCII columns differ by encoding") {
+  // "é" is 2 bytes, 1 UTF-16 unit; "😀" is 4 bytes, 2 UTF-16 units (a surrogate pair), 1 UTF-32 unit.
+  std::string text = "\"é😀x\"";
+  LineIndex idx(text);
+  std::size_t xOffset = text.find('x');
+  CHECK(idx.position(xOffset, PositionEncoding::Utf8).character == 7);
+  CHECK(idx.position(xOffset, PositionEncoding::Utf16).character == 4);
+  CHECK(idx.position(xOffset, PositionEncoding::Utf32).character == 3);
+  for (auto e : {PositionEncoding::Utf8, PositionEncoding::Utf16, PositionEncoding::Utf32})
+    CHECK(idx.offset(idx.position(xOffset, e), e) == xOffset);
+}
+
+TEST_CASE("a position inside a surrogate pair maps to the pair's start") {
+  std::string text = "a😀b";
+  LineIndex idx(text);
+  CHECK(idx.offset({0, 2}, PositionEncoding::Utf16) == 1);
+  CHECK(idx.offset({0, 3}, PositionEncoding::Utf16) == 5);
+}
+
+TEST_CASE("an offset inside a UTF-8 sequence maps to the character's start") {
+  std::string text = "é";
+  LineIndex idx(text);
+  CHECK(idx.position(1, PositionEncoding::Utf16) == Position{0, 0});
+}
+
+TEST_CASE("CRLF: the carriage return belongs to the line break") {
+  std::string text = "ab\r\ncd";
+  LineIndex idx(text);
+  CHECK(idx.lineContentEnd(0) == 2);
+  CHECK(idx.offset({0, 99}, PositionEncoding::Utf16) == 2);
+  CHECK(idx.position(4, PositionEncoding::Utf16) == Position{1, 0});
+}
+
+TEST_CASE("a last line without newline, and positions past the end, clamp") {
+  std::string text = "ab\ncd";
+  LineIndex idx(text);
+  CHECK(idx.offset({1, 50}, PositionEncoding::Utf16) == 5);
+  CHECK(idx.offset({9, 0}, PositionEncoding::Utf16) == 5);
+  CHECK(idx.position(500, PositionEncoding::Utf16) == Position{1, 2});
+}
+
+TEST_CASE("invalid UTF-8 bytes count as one unit each") {
+  std::string text = "a\xff\xfe" "b";
+  LineIndex idx(text);
+  CHECK(idx.position(3, PositionEncoding::Utf16).character == 3);
+  CHECK(idx.offset({0, 3}, PositionEncoding::Utf16) == 3);
+  CHECK(utf8SequenceLength("\xed\xa0\x80", 0) == 1);  // an encoded surrogate is invalid
+  CHECK(utf8SequenceLength("\xc0\x80", 0) == 1);      // overlong
+}
+
+TEST_CASE("position encoding negotiation prefers utf-8, then utf-16") {
+  auto caps = [](Json encodings) {
+    return parseClientCapabilities({{"capabilities", {{"general", {{"positionEncodings", encodings}}}}}});
+  };
+  CHECK(caps({"utf-16", "utf-8"}).encoding == PositionEncoding::Utf8);
+  CHECK(caps({"utf-16"}).encoding == PositionEncoding::Utf16);
+  CHECK(caps({"utf-32"}).encoding == PositionEncoding::Utf32);
+  CHECK(caps(Json::array()).encoding == PositionEncoding::Utf16);
+  CHECK(parseClientCapabilities(Json::object()).encoding == PositionEncoding::Utf16);
+}
+
+TEST_CASE("serialize replaces invalid UTF-8 instead of throwing") {
+  Json j = {{"text", std::string("a\xff")}};
+  CHECK(serialize(j).find("a") != std::string::npos);
+}

@@ -3,16 +3,22 @@
 namespace dsls::lsp {
 namespace {
 
-std::optional<std::optional<analysis::Severity>> parseRuleLevel(const protocol::Json& v) {
-  if (!v.is_string()) return std::nullopt;
+// A rule level: a severity, or "off" (level == nullopt). `valid` is false for unknown words.
+struct RuleLevel {
+  bool valid = false;
+  std::optional<analysis::Severity> level;
+};
+
+RuleLevel parseRuleLevel(const protocol::Json& v) {
+  if (!v.is_string()) return {};
   std::string s = v.get<std::string>();
   using analysis::Severity;
-  if (s == "off" || s == "none" || s == "ignore") return std::optional<Severity>{};
-  if (s == "error") return std::optional<Severity>{Severity::Error};
-  if (s == "warning" || s == "warn") return std::optional<Severity>{Severity::Warning};
-  if (s == "information" || s == "info") return std::optional<Severity>{Severity::Information};
-  if (s == "hint") return std::optional<Severity>{Severity::Hint};
-  return std::nullopt;
+  if (s == "off" || s == "none" || s == "ignore") return {true, std::nullopt};
+  if (s == "error") return {true, Severity::Error};
+  if (s == "warning" || s == "warn") return {true, Severity::Warning};
+  if (s == "information" || s == "info") return {true, Severity::Information};
+  if (s == "hint") return {true, Severity::Hint};
+  return {};
 }
 
 }  // namespace
@@ -42,7 +48,7 @@ void mergeSettings(const protocol::Json& json, analysis::Settings& s, std::vecto
   }
   if (auto it = json.find("rules"); it != json.end() && it->is_object()) {
     for (auto& [code, level] : it->items()) {
-      if (auto parsed = parseRuleLevel(level)) s.ruleOverrides[code] = *parsed;
+      if (RuleLevel parsed = parseRuleLevel(level); parsed.valid) s.ruleOverrides[code] = parsed.level;
       else problems.push_back("rules." + code + " must be off, error, warning, information or hint");
     }
   }

@@ -1,6 +1,6 @@
 #include "analysis/facade/document_kind.h"
 
-#include "analysis/logs/log_analyzer.h"
+#include "analysis/logs/analyze.h"
 
 #include <fnmatch.h>
 

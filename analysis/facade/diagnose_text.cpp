@@ -1,0 +1,14 @@
+#include "analysis/facade/diagnose_text.h"
+
+#include "analysis/logs/analyze.h"
+
+namespace dsls::analysis {
+
+nlohmann::json diagnoseText(std::string_view text) {
+  logs::LogReport report = logs::analyzeText(text);
+  nlohmann::json out = report.toJson();
+  out["markdown"] = report.markdown();
+  return out;
+}
+
+}  // namespace dsls::analysis

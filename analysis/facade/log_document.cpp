@@ -1,0 +1,27 @@
+#include "analysis/facade/log_document.h"
+
+#include "analysis/logs/analyze.h"
+#include "analysis/logs/diagnostics.h"
+
+namespace dsls::analysis {
+
+std::shared_ptr<const logs::LogReport> analyzeLog(std::string_view text) {
+  return std::make_shared<const logs::LogReport>(logs::analyzeText(text));
+}
+
+std::vector<Finding> logFindings(const logs::LogReport& report, const std::string& documentName) {
+  return logs::toDiagnostics(report, documentName);
+}
+
+std::optional<HoverInfo> logHover(const logs::LogReport& report, std::size_t offset) {
+  auto markdown = logs::hoverAt(report, offset);
+  if (!markdown) return std::nullopt;
+  // The hover covers the evidence line under the cursor.
+  for (const auto& f : report.findings)
+    for (const auto& e : f.evidence)
+      if (offset >= e.byteOffset && offset <= e.byteOffset + e.length)
+        return HoverInfo{*markdown, {e.byteOffset, e.byteOffset + e.length}};
+  return HoverInfo{*markdown, {offset, offset}};
+}
+
+}  // namespace dsls::analysis

@@ -1,0 +1,95 @@
+// A tolerant JSON parser that keeps the byte range of every key and value.
+//
+// Why not nlohmann/json: it keeps no source positions and stops at the first
+// error. The editor needs the range of every key and value, and it needs
+// diagnostics, hovers and completion on half-typed files, so this parser
+// recovers from errors and keeps everything that did parse.
+//
+// What it accepts beyond strict JSON, mirroring DeepSpeed's own loader (hjson):
+// `//`, `/* */` and `#` comments and trailing commas. Those are recorded, not
+// reported as errors. Everything else that is not strict JSON is an error; an
+// error that hjson (and therefore DeepSpeed) reads past anyway is flagged with
+// `hjsonAccepts`. Tools that read the file with Python's json module (the
+// Hugging Face Trainer, Accelerate) still reject those errors.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/core/finding.h"
+
+namespace dsls::json {
+
+enum class Kind { Null, Bool, Number, String, Array, Object, Invalid };
+
+struct Member;
+
+struct Node {
+  Kind kind = Kind::Invalid;
+  analysis::TextRange range;  // the value's exact source text; strings include the quotes
+
+  bool boolean = false;
+  double number = 0.0;
+  // The number's value is finite and integral, however it is written: 8, 5e8 and
+  // 1.0 all count. hjson turns such floats into ints only below 1e10.
+  bool isInteger = false;
+  // The decoded string value. For an Invalid node made from unquoted text
+  // (`"key": auto`), that text.
+  std::string string;
+  // Objects and arrays: the closing bracket was found. Strings: the closing quote was.
+  bool closed = true;
+
+  std::vector<Member> members;  // objects, in source order, duplicates kept
+  std::vector<Node> elements;   // arrays
+
+  std::string_view raw(std::string_view text) const;
+  // The first member with this key, or nullptr.
+  const Member* find(std::string_view key) const;
+};
+
+struct Member {
+  std::string key;               // decoded key text
+  analysis::TextRange keyRange;  // includes the quotes
+  // A member whose value is missing (`"stage":` then `}`) has an Invalid value
+  // whose range covers the blanks after the colon on that line.
+  Node value;
+  analysis::TextRange range;  // from the key's start to the value's end
+};
+
+struct SyntaxError {
+  analysis::TextRange range;
+  std::string message;
+  // DeepSpeed's loader (hjson) reads the file despite this error: a missing comma
+  // before a new line, an unquoted key, a document without its outer braces.
+  bool hjsonAccepts = false;
+};
+
+struct DuplicateKey {
+  std::string path;  // e.g. "zero_optimization.stage"; array elements as "[0]"
+  analysis::TextRange first, duplicate;
+};
+
+struct Document {
+  std::optional<Node> root;         // empty when the text holds no value at all
+  std::vector<SyntaxError> errors;  // in source order
+  std::vector<analysis::TextRange> comments;
+  std::vector<analysis::TextRange> trailingCommas;
+  std::vector<DuplicateKey> duplicates;
+};
+
+struct ParseOptions {
+  // Deeper objects and arrays are skipped (without recursion) and reported.
+  // Values above kMaxDepthLimit are clamped to it.
+  std::size_t maxDepth = 512;
+  // Errors beyond this are dropped and a single note says so.
+  std::size_t maxErrors = 200;
+};
+
+inline constexpr std::size_t kMaxDepthLimit = 1024;
+
+Document parse(std::string_view text, const ParseOptions& options = {});
+
+}  // namespace dsls::json

@@ -1,0 +1,176 @@
+#include "analysis/json/lexer.h"
+
+namespace dsls::json {
+namespace {
+
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+bool isLineEnd(char c) { return c == '\n' || c == '\r'; }
+
+}  // namespace
+
+Lexer::Lexer(std::string_view text, std::vector<analysis::TextRange>& comments, ErrorSink& errors)
+    : text_(text), comments_(comments), errors_(errors) {
+  // A UTF-8 byte order mark is not content.
+  if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
+}
+
+const Token& Lexer::peek() {
+  if (!havePeeked_) {
+    pos_ = skipTrivia(pos_, true);
+    current_ = scan(pos_);
+    havePeeked_ = true;
+  }
+  return current_;
+}
+
+void Lexer::consume() {
+  peek();
+  pos_ = current_.end;
+  havePeeked_ = false;
+}
+
+void Lexer::seek(std::size_t pos) {
+  pos_ = pos;
+  havePeeked_ = false;
+}
+
+std::size_t Lexer::skipTrivia(std::size_t pos, bool record) const {
+  const std::size_t n = text_.size();
+  while (pos < n) {
+    const char c = text_[pos];
+    if (isBlank(c)) {
+      ++pos;
+    } else if (c == '#' || (c == '/' && pos + 1 < n && text_[pos + 1] == '/')) {
+      const std::size_t begin = pos;
+      while (pos < n && !isLineEnd(text_[pos])) ++pos;
+      if (record) comments_.push_back({begin, pos});
+    } else if (c == '/' && pos + 1 < n && text_[pos + 1] == '*') {
+      const std::size_t begin = pos;
+      const std::size_t close = text_.find("*/", pos + 2);
+      pos = close == std::string_view::npos ? n : close + 2;
+      if (record) {
+        comments_.push_back({begin, pos});
+        if (close == std::string_view::npos)
+          errors_.add({begin, begin + 2}, "this comment is not closed; '*/' is missing");
+      }
+    } else {
+      break;
+    }
+  }
+  return pos;
+}
+
+Token Lexer::scan(std::size_t pos) const {
+  Token t;
+  t.begin = pos;
+  if (pos >= text_.size()) {
+    t.type = TokenType::End;
+    t.end = pos;
+    return t;
+  }
+  t.end = pos + 1;
+  switch (text_[pos]) {
+    case '{':
+      t.type = TokenType::LBrace;
+      break;
+    case '}':
+      t.type = TokenType::RBrace;
+      break;
+    case '[':
+      t.type = TokenType::LBracket;
+      break;
+    case ']':
+      t.type = TokenType::RBracket;
+      break;
+    case ',':
+      t.type = TokenType::Comma;
+      break;
+    case ':':
+      t.type = TokenType::Colon;
+      break;
+    case '"':
+      t.type = TokenType::String;
+      t.end = stringEnd(pos, &t.closed);
+      break;
+    default:
+      t.type = TokenType::Word;
+      t.end = wordEnd(pos);
+      break;
+  }
+  return t;
+}
+
+// A string ends at its closing quote. One missing its closing quote ends at the
+// end of the line, which keeps a half-typed key from swallowing the next lines.
+std::size_t Lexer::stringEnd(std::size_t pos, bool* closed) const {
+  const std::size_t n = text_.size();
+  for (std::size_t i = pos + 1; i < n; ++i) {
+    const char c = text_[i];
+    if (c == '"') {
+      *closed = true;
+      return i + 1;
+    }
+    if (isLineEnd(c)) {
+      *closed = false;
+      return i;
+    }
+    if (c == '\\' && i + 1 < n && !isLineEnd(text_[i + 1])) ++i;
+  }
+  *closed = false;
+  return n;
+}
+
+std::size_t Lexer::wordEnd(std::size_t pos) const {
+  const std::size_t n = text_.size();
+  std::size_t i = pos + 1;
+  for (; i < n; ++i) {
+    const char c = text_[i];
+    if (isBlank(c) || c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == ':' || c == '"' || c == '#')
+      break;
+    if (c == '/' && i + 1 < n && (text_[i + 1] == '/' || text_[i + 1] == '*')) break;
+  }
+  return i;
+}
+
+bool Lexer::colonFollows(std::size_t pos) const {
+  const std::size_t next = skipTrivia(pos, false);
+  return next < text_.size() && text_[next] == ':';
+}
+
+bool Lexer::newlineBetween(std::size_t from, std::size_t to) const {
+  for (std::size_t i = from; i < to && i < text_.size(); ++i)
+    if (isLineEnd(text_[i])) return true;
+  return false;
+}
+
+std::size_t Lexer::blanksEnd(std::size_t pos) const {
+  while (pos < text_.size() && (text_[pos] == ' ' || text_[pos] == '\t')) ++pos;
+  return pos;
+}
+
+std::size_t Lexer::skipBalanced(std::size_t open) const {
+  std::size_t depth = 0;
+  std::size_t pos = open;
+  while (true) {
+    pos = skipTrivia(pos, false);
+    const Token t = scan(pos);
+    switch (t.type) {
+      case TokenType::End:
+        return t.end;
+      case TokenType::LBrace:
+      case TokenType::LBracket:
+        ++depth;
+        break;
+      case TokenType::RBrace:
+      case TokenType::RBracket:
+        if (--depth == 0) return t.end;
+        break;
+      default:
+        break;
+    }
+    pos = t.end;
+  }
+}
+
+}  // namespace dsls::json

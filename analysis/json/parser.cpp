@@ -1,0 +1,484 @@
+// Recursive descent over the tokens with error recovery. Recursion is bounded by
+// ParseOptions::maxDepth: deeper values are skipped by a flat bracket count, so
+// neither parsing nor destroying the tree can exhaust the stack.
+//
+// Recovery rules, chosen for text being typed in an editor:
+// - a missing ',' between members or elements is reported and parsing goes on;
+// - a string missing its closing quote ends at the end of its line;
+// - a key without ':' or a value keeps its member (the value is Invalid), so
+//   completion and hover still see the key;
+// - a closing bracket of the wrong kind closes the inner container if an outer
+//   one of that kind is open, and is skipped otherwise;
+// - a document that starts with `"key":` is read as an object missing its '{';
+//   members after an early top-level '}' are read into the root object.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "analysis/json/document.h"
+#include "analysis/json/error_sink.h"
+#include "analysis/json/key_index.h"
+#include "analysis/json/lexer.h"
+#include "analysis/json/path.h"
+#include "analysis/json/scalars.h"
+#include "analysis/json/utf8.h"
+
+namespace dsls::json {
+namespace {
+
+using analysis::TextRange;
+
+// One step of the path from the root to the value being parsed.
+struct PathPart {
+  std::string_view key;  // points at the member's key, alive while its value is parsed
+  std::size_t index = 0;
+  bool isIndex = false;
+};
+
+bool isIdentifierStart(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || u == '_' || u == '$' || u >= 0x80;
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, const ParseOptions& options, Document& doc)
+      : text_(text),
+        doc_(doc),
+        errors_(doc.errors, options.maxErrors),
+        lexer_(text, doc.comments, errors_),
+        maxDepth_(std::clamp<std::size_t>(options.maxDepth, 1, kMaxDepthLimit)) {}
+
+  void run() {
+    reportInvalidUtf8();
+    parseDocument();
+    std::stable_sort(doc_.errors.begin(), doc_.errors.end(),
+                     [](const SyntaxError& a, const SyntaxError& b) { return a.range.begin < b.range.begin; });
+  }
+
+ private:
+  // Message building lives in these out-of-line functions so that its string
+  // temporaries stay out of the recursive functions' stack frames.
+  [[gnu::noinline]] void error(TextRange range, const char* message, bool hjsonAccepts = false) {
+    errors_.add(range, message, hjsonAccepts);
+  }
+  [[gnu::noinline]] void error(TextRange range, const char* before, std::string_view source, const char* after,
+                               bool hjsonAccepts = false) {
+    errors_.add(range, before + quoteSource(source) + after, hjsonAccepts);
+  }
+
+  void reportInvalidUtf8() {
+    constexpr int kMaxReports = 10;
+    int reports = 0;
+    std::size_t i = 0;
+    while (i < text_.size() && reports < kMaxReports) {
+      if (static_cast<unsigned char>(text_[i]) < 0x80) {
+        ++i;
+        continue;
+      }
+      const std::size_t n = utf8::sequenceLength(text_, i);
+      if (n > 0) {
+        i += n;
+        continue;
+      }
+      const std::size_t begin = i++;
+      while (i < text_.size() && static_cast<unsigned char>(text_[i]) >= 0x80 && utf8::sequenceLength(text_, i) == 0)
+        ++i;
+      errors_.add({begin, i}, "these bytes are not valid UTF-8, so the file cannot be read as UTF-8 text");
+      ++reports;
+    }
+  }
+
+  void parseDocument() {
+    while (!startsValue(lexer_.peek().type) && lexer_.peek().type != TokenType::End) {
+      const Token t = lexer_.peek();
+      errors_.add(t.range(), "expected a JSON value, found " + describe(t));
+      lexer_.consume();
+    }
+    const Token first = lexer_.peek();
+    if (first.type == TokenType::End) {
+      if (doc_.errors.empty()) errors_.add({first.begin, first.begin}, "the document is empty; expected a JSON object");
+      return;
+    }
+
+    if ((first.type == TokenType::String || first.type == TokenType::Word) && lexer_.colonFollows(first.end)) {
+      doc_.root = parseBracelessRoot(first);
+    } else {
+      parseValue(doc_.root.emplace());
+    }
+
+    while (lexer_.peek().type != TokenType::End) {
+      const Token t = lexer_.peek();
+      Node& root = *doc_.root;
+      const bool memberFollows =
+          t.type == TokenType::Comma ||
+          ((t.type == TokenType::String || t.type == TokenType::Word) && lexer_.colonFollows(t.end));
+      if (root.kind == Kind::Object && root.closed && memberFollows) {
+        // An extra '}' closed the root early; keep reading its members.
+        errors_.add({root.range.end - 1, root.range.end},
+                    "this '}' closes the top-level object, but more members follow it");
+        if (t.type == TokenType::Comma) lexer_.consume();
+        root.closed = false;
+        parseRootMembers(root);
+        continue;
+      }
+      errors_.add(t.range(), "unexpected " + describe(t) + " after the end of the document");
+      break;
+    }
+  }
+
+  Node parseBracelessRoot(const Token& first) {
+    const std::size_t errorIndex = doc_.errors.size();
+    errors_.add(first.range(), "the opening '{' is missing before the first key");
+    Node root;
+    root.kind = Kind::Object;
+    root.range.begin = first.begin;
+    root.closed = false;
+    parseRootMembers(root);
+    // hjson reads a multi-line document without outer braces, but not one that ends in a stray '}'.
+    if (errorIndex < doc_.errors.size() && doc_.errors[errorIndex].range == first.range() && !root.closed &&
+        text_.find('\n') != std::string_view::npos)
+      doc_.errors[errorIndex].hjsonAccepts = true;
+    return root;
+  }
+
+  // Members of a root object whose '{' is missing or whose '}' came too early.
+  void parseRootMembers(Node& root) {
+    ++depth_;
+    open_.push_back('{');
+    parseMembers(root, /*braceless=*/true);
+    open_.pop_back();
+    --depth_;
+  }
+
+  // Values are parsed into their final place (a member, an array slot, the
+  // root) rather than returned: no Node temporaries in the recursive frames.
+  void parseValue(Node& out) {
+    const Token t = lexer_.peek();
+    switch (t.type) {
+      case TokenType::String:
+        lexer_.consume();
+        parseString(t, out);
+        return;
+      case TokenType::Word:
+        lexer_.consume();
+        parseWord(t, out);
+        return;
+      case TokenType::LBrace:
+      case TokenType::LBracket:
+        parseContainer(t, out);
+        return;
+      default:
+        return;
+    }
+  }
+
+  // Parses a value that has no place in the tree, to stay in step with the text.
+  [[gnu::noinline]] void discardValue() {
+    Node ignored;
+    parseValue(ignored);
+  }
+
+  [[gnu::noinline]] void parseString(const Token& t, Node& n) {
+    n.kind = Kind::String;
+    n.range = t.range();
+    n.closed = t.closed;
+    n.string = decodeString(text_, t, errors_);
+    if (!t.closed) error(t.range(), "this string is not closed; its closing '\"' is missing on this line");
+  }
+
+  [[gnu::noinline]] void parseWord(const Token& t, Node& n) {
+    const std::string_view word = text_.substr(t.begin, t.end - t.begin);
+    n.range = t.range();
+    if (word == "true" || word == "false") {
+      n.kind = Kind::Bool;
+      n.boolean = word == "true";
+      return;
+    }
+    if (word == "null") {
+      n.kind = Kind::Null;
+      return;
+    }
+    if (parseNumber(word, n.number)) {
+      n.kind = Kind::Number;
+      n.isInteger = std::isfinite(n.number) && std::trunc(n.number) == n.number;
+      return;
+    }
+    n.kind = Kind::Invalid;
+    n.string = utf8::sanitized(word);
+    const char c = word.front();
+    if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') {
+      errors_.add(t.range(), "'" + quoteSource(word) + "' is not a valid JSON number");
+    } else if (word == "True" || word == "False" || word == "None") {
+      const char* json = word == "True" ? "true" : word == "False" ? "false" : "null";
+      errors_.add(t.range(), "'" + std::string(word) + "' is not a JSON value; JSON spells it " + json);
+    } else {
+      errors_.add(t.range(), "'" + quoteSource(word) + "' is not a JSON value; text values need double quotes");
+    }
+  }
+
+  void parseContainer(const Token& open, Node& n) {
+    if (depth_ >= maxDepth_) {
+      skipTooDeep(open, n);
+      return;
+    }
+    const bool isObject = open.type == TokenType::LBrace;
+    lexer_.consume();
+    n.kind = isObject ? Kind::Object : Kind::Array;
+    n.range.begin = open.begin;
+    n.closed = false;
+    ++depth_;
+    open_.push_back(isObject ? '{' : '[');
+    if (isObject)
+      parseMembers(n, /*braceless=*/false);
+    else
+      parseElements(n);
+    open_.pop_back();
+    --depth_;
+  }
+
+  [[gnu::noinline]] void skipTooDeep(const Token& open, Node& n) {
+    const std::size_t end = lexer_.skipBalanced(open.begin);
+    lexer_.seek(end);
+    errors_.add(open.range(), "nesting deeper than " + std::to_string(maxDepth_) + " levels; this value is skipped");
+    n.kind = Kind::Invalid;
+    n.range = {open.begin, end};
+    n.closed = false;
+  }
+
+  // Whether an enclosing container (not the innermost) was opened with `bracket`.
+  bool openBelow(char bracket) const {
+    return open_.size() >= 2 && std::find(open_.begin(), open_.end() - 1, bracket) != open_.end() - 1;
+  }
+
+  [[gnu::noinline]] void reportUnclosed(std::size_t begin, char bracket) {
+    // Only the innermost one: the outer ones follow from it.
+    if (unclosedReported_) return;
+    unclosedReported_ = true;
+    const char closer = bracket == '{' ? '}' : ']';
+    errors_.add({begin, begin + 1},
+                std::string("this '") + bracket + "' has no matching '" + closer + "' before the end of the text");
+  }
+
+  void parseMembers(Node& object, bool braceless) {
+    KeyIndex keys(object.members);
+    while (true) {
+      const Token t = lexer_.peek();
+      switch (t.type) {
+        case TokenType::RBrace:
+          lexer_.consume();
+          object.closed = true;
+          object.range.end = t.end;
+          return;
+        case TokenType::End:
+          object.range.end = t.begin;
+          if (!braceless) reportUnclosed(object.range.begin, '{');
+          return;
+        case TokenType::RBracket:
+          if (openBelow('[')) {
+            error(t.range(), "expected '}' to close the object before ']'");
+            object.range.end = t.begin;
+            return;
+          }
+          error(t.range(), "unexpected ']' inside an object");
+          lexer_.consume();
+          continue;
+        case TokenType::Comma:
+          error(t.range(), "unexpected ','; a member is missing before it");
+          lexer_.consume();
+          continue;
+        case TokenType::Colon:
+          error(t.range(), "expected a key before ':'");
+          lexer_.consume();
+          if (startsValue(lexer_.peek().type) && !startsMember(lexer_.peek())) discardValue();
+          continue;
+        case TokenType::LBrace:
+        case TokenType::LBracket:
+          error(t.range(), "expected a key, found '", text_.substr(t.begin, 1), "'");
+          discardValue();
+          continue;
+        case TokenType::Word:
+          if (!isIdentifierStart(text_[t.begin]) && !lexer_.colonFollows(t.end)) {
+            error(t.range(), "unexpected '", text_.substr(t.begin, t.end - t.begin), "' inside an object");
+            lexer_.consume();
+            continue;
+          }
+          break;
+        case TokenType::String:
+          break;
+      }
+
+      const bool complete = parseMember(object, keys, t);
+      const Token s = lexer_.peek();
+      if (s.type == TokenType::Comma) {
+        lexer_.consume();
+        const TokenType next = lexer_.peek().type;
+        if (next == TokenType::RBrace || (braceless && next == TokenType::End))
+          doc_.trailingCommas.push_back(s.range());
+      } else if (startsValue(s.type) && complete) {
+        const Member& m = object.members.back();
+        error(s.range(), "expected ',' or '}' after the value of \"", m.key, "\"", hjsonReadsWithoutComma(m.value, s));
+      }
+    }
+  }
+
+  bool startsMember(const Token& t) const {
+    return (t.type == TokenType::String || t.type == TokenType::Word) && lexer_.colonFollows(t.end);
+  }
+
+  // hjson needs no comma when the next token is on a new line, or when the
+  // previous value ends with its own delimiter.
+  bool hjsonReadsWithoutComma(const Node& previous, const Token& next) const {
+    return previous.kind == Kind::String || previous.kind == Kind::Object || previous.kind == Kind::Array ||
+           lexer_.newlineBetween(previous.range.end, next.begin);
+  }
+
+  // Parses one `key: value` and appends it. Returns false when the member is
+  // incomplete (its key unterminated, or its colon or value missing).
+  bool parseMember(Node& object, KeyIndex& keys, const Token& keyToken) {
+    lexer_.consume();
+    // Built in place: nothing else appends to this object while its value is parsed.
+    Member& m = object.members.emplace_back();
+    m.keyRange = keyToken.range();
+    bool complete = true;
+    bool keyReported = false;  // one error per broken key is enough
+    if (keyToken.type == TokenType::String) {
+      m.key = decodeString(text_, keyToken, errors_);
+      if (!keyToken.closed) {
+        error(keyToken.range(), "this key is not closed; its closing '\"' is missing on this line");
+        keyReported = true;
+      }
+    } else {
+      const std::string_view word = text_.substr(keyToken.begin, keyToken.end - keyToken.begin);
+      m.key = utf8::sanitized(word);
+      if (isIdentifierStart(word.front()))
+        error(keyToken.range(), "the key '", word, "' needs double quotes", true);
+      else
+        error(keyToken.range(), "expected a key, found '", word, "'");
+      keyReported = true;
+    }
+
+    const Token colon = lexer_.peek();
+    const bool haveColon = colon.type == TokenType::Colon;
+    std::size_t valueStart = keyToken.end;
+    if (haveColon) {
+      lexer_.consume();
+      valueStart = colon.end;
+    } else {
+      if (!keyReported) error(colon.range(), "expected ':' after the key \"", m.key, "\"");
+      complete = false;
+    }
+
+    const Token v = lexer_.peek();
+    bool takeValue = startsValue(v.type);
+    // Without a colon, a token on a later line or one followed by ':' starts the next member.
+    if (takeValue && !haveColon && (startsMember(v) || lexer_.newlineBetween(keyToken.end, v.begin))) takeValue = false;
+    if (takeValue) {
+      path_.push_back({m.key, 0, false});
+      parseValue(m.value);
+      path_.pop_back();
+      // An unclosed string ran to the end of its line and likely took the comma with it.
+      if (m.value.kind == Kind::String && !m.value.closed) complete = false;
+    } else {
+      m.value.kind = Kind::Invalid;
+      m.value.closed = false;
+      m.value.range = {valueStart, std::max(valueStart, std::min(lexer_.blanksEnd(valueStart), v.begin))};
+      if (haveColon) error(v.range(), "expected a value for \"", m.key, "\"");
+      complete = false;
+    }
+    if (!keyToken.closed) complete = false;
+    m.range = {keyToken.begin, std::max(m.value.range.end, valueStart)};
+
+    if (const Member* first = keys.findEarlier(m.key)) reportDuplicate(first->keyRange, m);
+    keys.checked();
+    return complete;
+  }
+
+  void parseElements(Node& array) {
+    while (true) {
+      const Token t = lexer_.peek();
+      switch (t.type) {
+        case TokenType::RBracket:
+          lexer_.consume();
+          array.closed = true;
+          array.range.end = t.end;
+          return;
+        case TokenType::End:
+          array.range.end = t.begin;
+          reportUnclosed(array.range.begin, '[');
+          return;
+        case TokenType::RBrace:
+          if (openBelow('{')) {
+            error(t.range(), "expected ']' to close the array before '}'");
+            array.range.end = t.begin;
+            return;
+          }
+          error(t.range(), "unexpected '}' inside an array");
+          lexer_.consume();
+          continue;
+        case TokenType::Comma:
+          error(t.range(), "unexpected ','; a value is missing before it");
+          lexer_.consume();
+          continue;
+        case TokenType::Colon:
+          error(t.range(), "unexpected ':' inside an array");
+          lexer_.consume();
+          continue;
+        default:
+          break;
+      }
+
+      path_.push_back({{}, array.elements.size(), true});
+      parseValue(array.elements.emplace_back());
+      path_.pop_back();
+      const Token s = lexer_.peek();
+      if (s.type == TokenType::Comma) {
+        lexer_.consume();
+        if (lexer_.peek().type == TokenType::RBracket) doc_.trailingCommas.push_back(s.range());
+      } else if (startsValue(s.type) && array.elements.back().closed) {
+        error(s.range(), "expected ',' or ']' after an array element",
+              hjsonReadsWithoutComma(array.elements.back(), s));
+      }
+    }
+  }
+
+  [[gnu::noinline]] void reportDuplicate(TextRange first, const Member& duplicate) {
+    std::vector<std::string> parts;
+    parts.reserve(path_.size() + 1);
+    for (const PathPart& p : path_) parts.push_back(p.isIndex ? indexPart(p.index) : std::string(p.key));
+    parts.push_back(duplicate.key);
+    doc_.duplicates.push_back({joinPath(parts), first, duplicate.keyRange});
+  }
+
+  std::string describe(const Token& t) const {
+    switch (t.type) {
+      case TokenType::End:
+        return "the end of the text";
+      case TokenType::String:
+      case TokenType::Word:
+        return "'" + quoteSource(text_.substr(t.begin, t.end - t.begin)) + "'";
+      default:
+        return std::string("'") + text_[t.begin] + "'";
+    }
+  }
+
+  std::string_view text_;
+  Document& doc_;
+  ErrorSink errors_;
+  Lexer lexer_;
+  std::size_t maxDepth_;
+  std::size_t depth_ = 0;
+  std::vector<char> open_;  // brackets currently open, innermost last
+  std::vector<PathPart> path_;
+  bool unclosedReported_ = false;
+};
+
+}  // namespace
+
+Document parse(std::string_view text, const ParseOptions& options) {
+  Document doc;
+  Parser(text, options, doc).run();
+  return doc;
+}
+
+}  // namespace dsls::json

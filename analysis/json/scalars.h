@@ -1,0 +1,21 @@
+// Decoding of string and number tokens.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "analysis/json/error_sink.h"
+#include "analysis/json/lexer.h"
+
+namespace dsls::json {
+
+// The value of a String token (its text includes the quotes). Reports invalid
+// escapes and raw control characters; invalid UTF-8 becomes U+FFFD so decoded
+// text is always valid UTF-8.
+std::string decodeString(std::string_view text, const Token& token, ErrorSink& errors);
+
+// Parses `word` if it follows the JSON number grammar exactly. Values beyond the
+// range of a double become +-infinity or 0.
+bool parseNumber(std::string_view word, double& value);
+
+}  // namespace dsls::json

@@ -30,6 +30,7 @@ class Server::ReplyState {
     done_ = true;
     server_.pending_.erase(id_.dump());
     server_.send(message);
+    server_.answerShutdownWhenIdle();
     auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started_);
     server_.log_.debug("{} answered in {} us", method_, us.count());
   }
@@ -80,8 +81,21 @@ int Server::run() {
   return exitCode_;
 }
 
+void Server::answerShutdownWhenIdle() {
+  // shutdown is answered after every request received before it, so none is left unanswered.
+  if (!shutdownReply_ || pending_.size() > 1) return;
+  Reply reply = std::move(*shutdownReply_);
+  shutdownReply_.reset();
+  reply(nullptr);
+}
+
 void Server::finish(int code) {
   if (exiting_) return;
+  // Requests still waiting (e.g. for an analysis) are answered before the process ends.
+  std::vector<std::shared_ptr<ReplyState>> open;
+  for (auto& [id, weak] : pending_)
+    if (auto state = weak.lock(); state && !state->done()) open.push_back(state);
+  for (auto& state : open) Reply(state).error(ErrorCode::RequestFailed, "the server is exiting");
   exitCode_ = code;
   exiting_ = true;
   log_.setMirror(nullptr);

@@ -22,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -78,6 +79,7 @@ class Server {
   void notify(std::string_view method, Json params);
   void request(std::string_view method, Json params, std::function<void(const Json& result, const Json& error)> done);
   void finish(int code);
+  void answerShutdownWhenIdle();
 
   // Lifecycle (server_lifecycle.cpp)
   void onInitialize(const Json& params, Reply reply);
@@ -135,6 +137,7 @@ class Server {
   std::map<std::string, OpenDocument> documents_;
   std::unordered_map<std::string, std::weak_ptr<ReplyState>> pending_;  // by serialised id
   std::map<long long, std::function<void(const Json&, const Json&)>> outgoing_;
+  std::optional<Reply> shutdownReply_;  // held until earlier requests are answered
   long long nextOutgoingId_ = 1;
 
   static const std::unordered_map<std::string, RequestHandler> kRequests;

@@ -71,7 +71,8 @@ void Server::onInitialized(const Json&) {
 
 void Server::onShutdown(const Json&, Reply reply) {
   phase_ = Phase::ShuttingDown;
-  reply(nullptr);
+  shutdownReply_ = std::move(reply);
+  answerShutdownWhenIdle();
 }
 
 void Server::onExit(const Json&) { finish(phase_ == Phase::ShuttingDown ? 0 : 1); }

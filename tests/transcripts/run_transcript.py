@@ -149,6 +149,8 @@ class Session:
 def substitute(text, values):
     def repl(m):
         name = m.group(1)
+        if name == "TEXT":
+            return m.group(0)
         if name not in values:
             raise Failure(f"unknown value ${name}")
         return json.dumps(values[name])
@@ -200,7 +202,7 @@ def run(binary, script_path):
                         return 77
                     with open(full, "rb") as f:
                         content = f.read().decode("utf-8", "surrogateescape")
-                    body = substitute(template, session.values).replace('"$TEXT"', json.dumps(content))
+                    body = substitute(template.replace('"$TEXT"', json.dumps(content)), session.values)
                     session.send(body)
                 elif verb == "expect":
                     session.expect(json.loads(substitute(rest, session.values)), TIMEOUT)

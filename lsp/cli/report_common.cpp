@@ -1,0 +1,29 @@
+#include "lsp/cli/reporter.h"
+
+#include "lsp/to_lsp.h"
+#include "protocol/uri.h"
+
+namespace dsls::cli {
+
+std::string pathToUriReference(const std::string& path) {
+  if (!path.empty() && path.front() == '/') return protocol::pathToUri(path);
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string ruleHelpUri(const std::string& base, const std::string& code) {
+  if (base.empty()) return lsp::ruleDocsUri(code);
+  return base + code + ".md";
+}
+
+}  // namespace dsls::cli

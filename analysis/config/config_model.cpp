@@ -111,7 +111,7 @@ ConfigModel buildModel(const json::Document& doc, const analysis::Settings& sett
     bool old = m.deepspeed && *m.deepspeed < catalog::Version{0, 4, 3};
     z.contiguousGradients.value = !old;
     z.contiguousGradients.provenance = Provenance::Default;
-    z.contiguousGradients.why = old ? "false before DeepSpeed 0.4.3" : "true by default";
+    z.contiguousGradients.why = old ? "false before DeepSpeed 0.4.3" : "true since DeepSpeed 0.4.3";
   }
 
   if (section) {

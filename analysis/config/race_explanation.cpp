@@ -38,7 +38,8 @@ std::string raceExplanation(const ConfigModel& m, const analysis::Settings& sett
   for (const RaceBug& bug : raceBugs()) {
     std::string stages;
     for (int st : bug.stages) stages += (stages.empty() ? "" : ", ") + std::to_string(st);
-    std::string affected = bug.introduced.empty() ? "earlier releases" : "from " + std::string(bug.introduced);
+    std::string affected = bug.introduced.empty() ? "releases before " + std::string(bug.fixed)
+                                                  : "from " + std::string(bug.introduced);
     if (bug.needsTorchCompile) affected += ", under torch.compile";
     if (!bug.minTorch.empty()) affected += ", with PyTorch " + std::string(bug.minTorch) + "+";
     s += fmt::format("| {} | {} | {} | {} | {} | {} |\n", bug.summary, stages, affected, bug.fixed,

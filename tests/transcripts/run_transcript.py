@@ -7,7 +7,9 @@ starting with '#' are ignored; a line ending in '\\' continues on the next):
   send JSON              frame JSON with Content-Length and write it
   send-raw TEXT          write TEXT as is; \\r \\n \\xNN and \\\\ escapes are decoded
   send-file PATH JSON    like send, with "$TEXT" in JSON replaced by PATH's contents
-                         (PATH relative to the transcript, or corpus:NAME)
+                         (PATH relative to the transcript, corpus:NAME, or gen-log:LINES for a
+                         generated multi-rank log of that many lines)
+  send-bytes TEXT        frame TEXT after decoding its escapes (for bodies that are not UTF-8)
   expect JSON            wait for the next message containing JSON (subset match:
                          objects by key, arrays element-wise, "*" matches anything);
                          unmatched messages before it are kept for later expects
@@ -194,6 +196,15 @@ def run(binary, script_path):
                     session.send(substitute(rest, session.values))
                 elif verb == "send-raw":
                     session.write(decode_escapes(rest))
+                elif verb == "send-bytes":
+                    body = decode_escapes(rest)
+                    session.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+                elif verb == "send-file" and rest.startswith("gen-log:"):
+                    spec, _, template = rest.partition(" ")
+                    count = int(spec.split(":")[1])
+                    content = "".join(f"[rank{i % 8}]: step {i} loss 2.{i % 97:02d} grad_norm 1.{i % 89:02d}\n"
+                                      for i in range(count))
+                    session.send(substitute(template.replace('"$TEXT"', json.dumps(content)), session.values))
                 elif verb == "send-file":
                     path, _, template = rest.partition(" ")
                     full = resolve_path(base_dir, path)

@@ -1,0 +1,267 @@
+// invalid-value: a value of the wrong JSON type, outside the allowed set, or out of
+// range for a known key. Strict sections fail validation at start-up; lenient ones
+// keep the value as written, which fails later or silently means something else
+// (a non-empty string such as "false" is true in Python).
+#include "analysis/config/rules/rule_support.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+namespace dsls::config {
+
+using analysis::Finding;
+using analysis::Severity;
+using namespace rules;
+
+namespace {
+
+constexpr std::string_view kCode = "invalid-value";
+
+// Lenient keys whose bad values DeepSpeed rejects with an exception when it reads them.
+bool raisesOnUnknownValue(std::string_view path) {
+  return path == "communication_data_type" || path == "checkpoint.tag_validation" || path == "torch_autocast.dtype";
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::size_t distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+// The allowed string value closest to `value` (case-insensitive, at most two edits), as JSON text.
+std::optional<std::string_view> closestAllowed(const catalog::KeyInfo& key, std::string_view value) {
+  std::optional<std::string_view> best;
+  std::size_t bestDistance = 3;
+  for (std::string_view allowed : key.allowed) {
+    if (allowed.size() < 2 || allowed.front() != '"') continue;
+    std::size_t d = distance(lower(value), lower(allowed.substr(1, allowed.size() - 2)));
+    if (d < bestDistance) bestDistance = d, best = allowed;
+  }
+  return best;
+}
+
+std::string allowedList(const catalog::KeyInfo& key) {
+  std::string s;
+  for (std::size_t i = 0; i < key.allowed.size(); ++i) {
+    if (i) s += i + 1 == key.allowed.size() ? " or " : ", ";
+    s += key.allowed[i];
+  }
+  return s;
+}
+
+bool inAllowed(const catalog::KeyInfo& key, const json::Node& v, std::string_view text) {
+  for (std::string_view allowed : key.allowed) {
+    if (v.kind == json::Kind::String && allowed.size() >= 2 && allowed.front() == '"') {
+      std::string_view inner = allowed.substr(1, allowed.size() - 2);
+      if (key.caseInsensitive ? lower(inner) == lower(v.string) : inner == v.string) return true;
+    } else if (v.kind == json::Kind::Number) {
+      if (auto n = numberOf(v); n && allowed == fmt::format("{}", *n)) return true;
+    } else if (v.raw(text) == allowed) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string typeWords(unsigned types) {
+  std::vector<std::string> words;
+  if (types & catalog::Bool) words.push_back("true or false");
+  if (types & catalog::Number) words.push_back("a number");
+  else if (types & catalog::Integer) words.push_back("a whole number");
+  if (types & catalog::String) words.push_back("a string");
+  if (types & catalog::Object) words.push_back("an object");
+  if (types & catalog::Array) words.push_back("a list");
+  if (types & catalog::Null) words.push_back("null");
+  std::string s;
+  for (std::size_t i = 0; i < words.size(); ++i) s += (i ? (i + 1 == words.size() ? " or " : ", ") : "") + words[i];
+  return s;
+}
+
+bool numericText(std::string_view s) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  std::string copy(s);
+  std::strtod(copy.c_str(), &end);
+  return end && *end == '\0';
+}
+
+struct Verdict {
+  Severity severity;
+  std::string why;
+};
+
+// The consequence of a type mismatch in each regime; nullopt when there is nothing worth saying.
+std::optional<Verdict> typeMismatch(const json::Node& v, unsigned types, Regime regime) {
+  bool strict = regime != Regime::Lenient;
+  bool wantsNumber = types & (catalog::Number | catalog::Integer);
+  bool wantsBool = types & catalog::Bool;
+  switch (v.kind) {
+    case json::Kind::Null:
+      if (!strict) return std::nullopt;  // lenient readers treat null like an absent key
+      return Verdict{Severity::Warning, "DeepSpeed's validation may reject null here"};
+    case json::Kind::String: {
+      std::string l = lower(v.string);
+      if (wantsNumber && numericText(v.string))
+        return strict ? Verdict{Severity::Warning, "a quoted number: DeepSpeed's validation may convert it, but write "
+                                                   "it without quotes"}
+                      : Verdict{Severity::Error, "a quoted number: DeepSpeed keeps the string, and comparing it with "
+                                                 "numbers fails at run time"};
+      if (wantsBool && (l == "true" || l == "false"))
+        return strict ? Verdict{Severity::Warning, "a quoted boolean: DeepSpeed's validation converts it, but write "
+                                                   "true or false without quotes"}
+                      : Verdict{Severity::Error, "a quoted boolean: DeepSpeed keeps the string, and any non-empty "
+                                                 "string counts as true, \"false\" included"};
+      return Verdict{Severity::Error, ""};
+    }
+    case json::Kind::Number:
+      if (wantsBool && (v.number == 0 || v.number == 1))
+        return Verdict{Severity::Warning, fmt::format("{} is read as {}; write true or false",
+                                                      v.number == 1 ? "1" : "0", v.number == 1 ? "true" : "false")};
+      if ((types & catalog::Integer) && !(types & catalog::Number) && std::isfinite(v.number) && !v.isInteger)
+        return Verdict{strict ? Severity::Error : Severity::Warning, "it must be a whole number"};
+      return Verdict{strict ? Severity::Error : Severity::Warning, ""};
+    default:
+      return Verdict{Severity::Error, ""};
+  }
+}
+
+bool matchesType(const json::Node& v, unsigned types) {
+  switch (v.kind) {
+    case json::Kind::Null: return types & catalog::Null;
+    case json::Kind::Bool: return types & catalog::Bool;
+    case json::Kind::Number:
+      return (types & catalog::Number) || ((types & catalog::Integer) && v.isInteger);
+    case json::Kind::String: return types & catalog::String;
+    case json::Kind::Array: return types & catalog::Array;
+    case json::Kind::Object: return types & catalog::Object;
+    case json::Kind::Invalid: return true;  // a syntax error, reported as such
+  }
+  return true;
+}
+
+// fp16 settings that only matter with dynamic loss scaling (loss_scale 0, the default).
+bool dynamicLossScale(const json::Node& fp16) {
+  const json::Member* scale = fp16.find("loss_scale");
+  return !scale || (scale->value.kind == json::Kind::Number && scale->value.number == 0);
+}
+
+std::string regimeNote(Regime regime, std::string_view sectionPath) {
+  if (regime != Regime::Depends) return "";
+  return fmt::format(" ({} is validated from DeepSpeed {}; older releases use the value as written)", sectionPath,
+                     strictSinceOf(sectionPath));
+}
+
+void checkBounds(const RuleContext& ctx, const Visit& v, const catalog::KeyInfo& key, Regime regime,
+                 std::vector<Finding>& out) {
+  auto n = numberOf(v.member.value);
+  if (!n) return;
+  bool low = key.min && *n < *key.min, high = key.max && *n > *key.max;
+  if (!low && !high) return;
+  std::string_view path = key.path;
+  std::string bound = low ? fmt::format("at least {}", *key.min) : fmt::format("at most {}", *key.max);
+  if (key.min && key.max) bound = fmt::format("between {} and {}", *key.min, *key.max);
+
+  if (path == "fp16.loss_scale_window" || path == "fp16.hysteresis") {
+    if (!dynamicLossScale(v.parent)) return;  // unused with a static loss scale
+    bool window = path == "fp16.loss_scale_window";
+    Severity sev = window || !versionBelow(ctx, "0.19.3") ? Severity::Error : Severity::Warning;
+    std::string msg = fmt::format(
+        "{} must be positive with dynamic loss scaling: DeepSpeed 0.19.3 and later reject {}{}",
+        key.path, sourceOf(ctx.text, v.member.value),
+        window ? "; earlier releases divide by it and fail with ZeroDivisionError" : "; earlier releases do not check it");
+    out.push_back(makeFinding(kCode, sev, msg + ".", v.member.value.range));
+    return;
+  }
+  bool batchKey = path == "train_batch_size" || path == "train_micro_batch_size_per_gpu" ||
+                  path == "gradient_accumulation_steps";
+  Severity sev = regime == Regime::Lenient && !batchKey ? Severity::Warning : Severity::Error;
+  std::string consequence = batchKey ? "DeepSpeed asserts that it is greater than 0"
+                            : regime == Regime::Lenient ? "DeepSpeed does not check it, but the value makes no sense"
+                                                        : "DeepSpeed's validation rejects it";
+  out.push_back(makeFinding(kCode, sev,
+                            fmt::format("{} must be {}, not {}: {}{}.", key.path, bound,
+                                        sourceOf(ctx.text, v.member.value), consequence,
+                                        regimeNote(regime, v.parentPath)),
+                            v.member.value.range));
+}
+
+void checkEnum(const RuleContext& ctx, const Visit& v, const catalog::KeyInfo& key, Regime regime,
+               std::vector<Finding>& out) {
+  if (key.allowed.empty() || key.openEnum || inAllowed(key, v.member.value, ctx.text)) return;
+  const json::Node& value = v.member.value;
+  if (value.kind == json::Kind::Null && (key.types & catalog::Null)) return;
+  Severity sev = regime != Regime::Lenient || raisesOnUnknownValue(key.path) ? Severity::Error : Severity::Warning;
+  std::string consequence = regime != Regime::Lenient ? "DeepSpeed's validation rejects it"
+                            : raisesOnUnknownValue(key.path) ? "DeepSpeed raises an error when it reads it"
+                                                             : "DeepSpeed does not know this value";
+  Finding f = makeFinding(kCode, sev,
+                          fmt::format("{} must be {}{}, not {}: {}{}.", key.path, allowedList(key),
+                                      key.caseInsensitive ? " (any case)" : "", sourceOf(ctx.text, value),
+                                      consequence, regimeNote(regime, v.parentPath)),
+                          value.range);
+  if (value.kind == json::Kind::String) {
+    if (auto best = closestAllowed(key, value.string))
+      f.fixes.push_back({fmt::format("Change to {}", *best), {replaceValue(v.member, std::string(*best))}, true, false});
+  }
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
+void checkInvalidValues(const RuleContext& ctx, std::vector<Finding>& out) {
+  if (!ctx.model.root) return;
+  bool tuning = autotuningEnabled(*ctx.model.root);
+  forEachMember(*ctx.model.root, [&](const Visit& v) {
+    const catalog::KeyInfo* key = catalog::findKey(v.path);
+    if (!key) return false;
+    if (ctx.model.deepspeed && !catalog::availableIn(*key, *ctx.model.deepspeed)) return false;
+    const json::Node& value = v.member.value;
+    if (value.kind == json::Kind::Invalid || isAuto(value)) return false;
+    // With the autotuner on, a list stands for the values to try.
+    if (tuning && value.kind == json::Kind::Array && !(key->types & catalog::Array)) return false;
+    Regime regime = regimeOf(v.parentPath, ctx.model.deepspeed);
+
+    if (key->types != 0 && !matchesType(value, key->types)) {
+      if (auto verdict = typeMismatch(value, key->types, regime)) {
+        std::string msg = fmt::format("{} expects {}, not {}", key->path, typeWords(key->types),
+                                      value.kind == json::Kind::String ? quote(value.string)
+                                                                       : std::string(sourceOf(ctx.text, value)));
+        if (!verdict->why.empty()) msg += ": " + verdict->why;
+        msg += regimeNote(regime, v.parentPath) + ".";
+        Finding f = makeFinding(kCode, verdict->severity, std::move(msg), value.range);
+        // Quoted numbers and booleans have an exact unquoted form.
+        if (value.kind == json::Kind::String) {
+          std::string l = lower(value.string);
+          if ((key->types & catalog::Bool) && (l == "true" || l == "false"))
+            f.fixes.push_back({fmt::format("Write {} without quotes", l), {replaceValue(v.member, l)}, true, false});
+          else if ((key->types & (catalog::Number | catalog::Integer)) && numericText(value.string))
+            f.fixes.push_back({fmt::format("Write {} without quotes", value.string),
+                               {replaceValue(v.member, value.string)}, true, false});
+        }
+        out.push_back(std::move(f));
+      }
+      return false;
+    }
+    checkEnum(ctx, v, *key, regime, out);
+    checkBounds(ctx, v, *key, regime, out);
+    return value.kind == json::Kind::Object;
+  });
+}
+
+}  // namespace dsls::config

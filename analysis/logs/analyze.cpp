@@ -1,0 +1,123 @@
+#include "analysis/logs/analyze.h"
+
+#include <cstring>
+#include <vector>
+
+#include "analysis/logs/fingerprints.h"
+#include "analysis/logs/line_prefix.h"
+
+namespace dsls::logs {
+namespace {
+
+// First '\r' or '\n' in [p, p + n), or nullptr.
+const char* findTerminator(const char* p, std::size_t n) {
+  const char* nl = static_cast<const char*>(std::memchr(p, '\n', n));
+  const std::size_t upTo = nl ? static_cast<std::size_t>(nl - p) : n;
+  const char* cr = static_cast<const char*>(std::memchr(p, '\r', upTo));
+  return cr ? cr : nl;
+}
+
+}  // namespace
+
+LineSplitter::LineSplitter(Sink sink, std::size_t maxLine) : sink_(std::move(sink)), maxLine_(maxLine) {}
+
+void LineSplitter::appendPartial(std::string_view piece, std::size_t offset) {
+  if (!hasPartial_) {
+    hasPartial_ = true;
+    partialOffset_ = offset;
+    partial_.clear();
+  }
+  if (partial_.size() < maxLine_) partial_.append(piece.substr(0, maxLine_ - partial_.size()));
+}
+
+void LineSplitter::feed(std::string_view chunk) {
+  std::size_t i = 0;
+  if (pendingCR_) {
+    pendingCR_ = false;
+    if (!chunk.empty() && chunk[0] == '\n') i = 1;  // second half of a "\r\n" split across chunks
+  }
+  while (i < chunk.size()) {
+    const char* t = findTerminator(chunk.data() + i, chunk.size() - i);
+    if (!t) {
+      appendPartial(chunk.substr(i), chunkBase_ + i);
+      break;
+    }
+    const std::size_t j = static_cast<std::size_t>(t - chunk.data());
+    if (hasPartial_) {
+      appendPartial(chunk.substr(i, j - i), chunkBase_ + i);
+      sink_(partial_, partialOffset_);
+      hasPartial_ = false;
+    } else {
+      const std::string_view line = chunk.substr(i, j - i);
+      sink_(line.substr(0, maxLine_), chunkBase_ + i);
+    }
+    if (chunk[j] == '\r') {
+      if (j + 1 < chunk.size()) i = chunk[j + 1] == '\n' ? j + 2 : j + 1;
+      else {
+        pendingCR_ = true;
+        i = j + 1;
+      }
+    } else {
+      i = j + 1;
+    }
+  }
+  chunkBase_ += chunk.size();
+}
+
+void LineSplitter::finish() {
+  if (hasPartial_) sink_(partial_, partialOffset_);
+  hasPartial_ = false;
+  partial_.clear();
+  partial_.shrink_to_fit();
+}
+
+LogReport analyzeText(std::string_view text, const AnalyzerOptions& options) {
+  LogAnalyzer analyzer(options);
+  LineSplitter splitter([&](std::string_view line, std::size_t offset) { analyzer.addLine(line, offset); });
+  splitter.feed(text);
+  splitter.finish();
+  return analyzer.finish();
+}
+
+LogReport analyzeStream(std::istream& in, const AnalyzerOptions& options) {
+  LogAnalyzer analyzer(options);
+  LineSplitter splitter([&](std::string_view line, std::size_t offset) { analyzer.addLine(line, offset); });
+  std::vector<char> chunk(std::size_t{1} << 20);
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const std::streamsize got = in.gcount();
+    if (got <= 0) break;
+    splitter.feed(std::string_view(chunk.data(), static_cast<std::size_t>(got)));
+  }
+  splitter.finish();
+  return analyzer.finish();
+}
+
+bool looksLikeTrainingLog(std::string_view head) {
+  head = head.substr(0, std::size_t{64} << 10);
+  const FingerprintMatcher& matcher = FingerprintMatcher::shared();
+  std::vector<FpMatch> matches;
+  bool found = false;
+  LineSplitter splitter(
+      [&](std::string_view line, std::size_t) {
+        if (found) return;
+        const PrefixView pv = parsePrefixView(line);
+        // A rank prefix, the DeepSpeed logger's "[file.py:line:function]", a c10d
+        // glog line, or an NCCL debug line.
+        if (pv.rank || pv.localRank || pv.cudaDevice) found = true;
+        else if (pv.hadLoggerPrefix && !pv.timestamp.empty() && pv.source.find(".py:") != std::string_view::npos)
+          found = true;
+        else if (pv.source.find("ProcessGroupNCCL") != std::string_view::npos)
+          found = true;
+        else if (matcher.match(pv.message, matches))
+          found = true;
+        else if (pv.message.find("'grad_norm': ") != std::string_view::npos)
+          found = true;
+      },
+      4096);
+  splitter.feed(head);
+  splitter.finish();
+  return found;
+}
+
+}  // namespace dsls::logs

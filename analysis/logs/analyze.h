@@ -1,0 +1,44 @@
+// Entry points: analyse a whole text or a stream (read in chunks, for
+// multi-gigabyte files), and a cheap test whether a .log/.txt file is a
+// training log worth analysing.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <istream>
+#include <string>
+#include <string_view>
+
+#include "analysis/logs/log_analyzer.h"
+#include "analysis/logs/log_report.h"
+
+namespace dsls::logs {
+
+LogReport analyzeText(std::string_view text, const AnalyzerOptions& options = {});
+LogReport analyzeStream(std::istream& in, const AnalyzerOptions& options = {});
+
+// True when the first ~64 KB contain a known fingerprint or a rank/launcher/logger prefix.
+bool looksLikeTrainingLog(std::string_view head);
+
+// Splits bytes into lines at "\n", "\r\n" or a lone "\r" (the terminators LSP
+// counts), across chunk boundaries. Lines longer than `maxLine` bytes are cut
+// for analysis; offsets stay exact.
+class LineSplitter {
+ public:
+  using Sink = std::function<void(std::string_view line, std::size_t byteOffset)>;
+  explicit LineSplitter(Sink sink, std::size_t maxLine = std::size_t{1} << 20);
+  void feed(std::string_view chunk);
+  void finish();
+
+ private:
+  void appendPartial(std::string_view piece, std::size_t offset);
+  Sink sink_;
+  std::size_t maxLine_;
+  std::string partial_;
+  bool hasPartial_ = false;
+  std::size_t partialOffset_ = 0;
+  std::size_t chunkBase_ = 0;
+  bool pendingCR_ = false;
+};
+
+}  // namespace dsls::logs

@@ -1,0 +1,73 @@
+// Internal operations of LogAnalyzer, split over several files by concern:
+// recording findings (log_analyzer.cpp), fingerprint handlers
+// (fingerprint_handlers.cpp), metrics (metrics_scan.cpp), the torchrun failure
+// summary (torchrun_summary.cpp) and the final diagnosis (diagnosis.cpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/logs/analyzer_state.h"
+#include "analysis/logs/traceback.h"
+
+namespace dsls::logs::detail {
+
+using State = LogAnalyzer::State;
+
+struct LineContext {
+  std::size_t lineNo = 0;
+  std::size_t offset = 0;
+  std::string_view raw;    // the line as given: its length is the evidence length
+  std::string_view clean;  // the line without colour codes: shown as evidence text
+  const PrefixView* prefix = nullptr;
+  std::size_t stream = 0;
+  bool exceptionLine = false;  // this line ended a Python traceback
+  unsigned phase = 0;
+  const std::vector<std::string>* frames = nullptr;
+};
+
+// What one occurrence contributes to a finding.
+struct Occurrence {
+  Evidence evidence;
+  std::optional<int> rank;  // the rank the failure belongs to (not always the line's prefix)
+  RankSource rankSource = RankSource::None;
+  std::size_t stream = 0;
+  unsigned phase = 0;
+  const std::vector<std::string>* frames = nullptr;
+};
+
+Evidence makeEvidence(const LineContext& c);
+// `useLineRank` false for lines DeepSpeed prints on rank 0 only (metrics, overflow).
+Occurrence occurrenceOf(const LineContext& c, bool useLineRank = true);
+
+struct RecordOptions {
+  std::optional<Tier> tier;                    // overrides the catalogue tier
+  std::optional<analysis::Severity> severity;  // overrides the catalogue severity
+  std::string keySuffix;                       // separate findings with one id (exception types)
+  std::string title;                           // overrides the catalogue title
+};
+
+// Adds one occurrence; returns nullptr when the finding cap is reached.
+Accumulator* record(State& s, std::string_view id, const Occurrence& occ, const RecordOptions& options = {});
+void addDetail(Accumulator* a, std::string detail);
+void addConfigKey(Accumulator* a, std::string key);
+void addTimelineEvent(State& s, std::size_t stream, const Evidence& ev, TimelineEventKind kind, std::string_view id,
+                      std::string label);
+
+// Returns true when the match concerns a failure (so a generic exception on the
+// same line is not reported separately).
+bool handleFingerprint(State& s, const LineContext& c, const FpMatch& m, const std::vector<FpMatch>& all);
+void handleContinuations(State& s, const LineContext& c, std::string_view message, bool matched);
+void scanMetrics(State& s, const LineContext& c, std::string_view message);
+void stepTorchrunSummary(State& s, const LineContext& c, std::string_view message);
+void finishTorchrunEntry(State& s);
+void recordExit(State& s, const LineContext& c, ExitObservation exit);
+
+LogReport diagnose(State& s);
+
+std::string joinRanks(const std::vector<int>& ranks, std::size_t max = 24);
+std::string formatDuration(double seconds);
+
+}  // namespace dsls::logs::detail

@@ -1,0 +1,181 @@
+// Internal state of LogAnalyzer. Every container here has a fixed cap so the
+// analyser's memory does not grow with the length of the log.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/logs/failure_catalog.h"
+#include "analysis/logs/fingerprints.h"
+#include "analysis/logs/line_prefix.h"
+#include "analysis/logs/log_analyzer.h"
+#include "analysis/logs/log_report.h"
+
+namespace dsls::logs {
+
+namespace limits {
+constexpr std::size_t kEvidencePerFinding = 12;
+constexpr std::size_t kEvidenceTextBytes = 400;
+constexpr std::size_t kStreams = 1024;
+constexpr std::size_t kAccumulators = 96;
+constexpr std::size_t kRanksPerSet = 4096;
+constexpr std::size_t kTimelineEventsPerStream = 16;
+constexpr std::size_t kDetailsPerFinding = 8;
+constexpr std::size_t kConfigKeysPerFinding = 16;
+constexpr std::size_t kExitObservations = 256;
+constexpr std::size_t kTorchrunEntries = 64;
+constexpr std::size_t kPidMap = 4096;
+constexpr std::size_t kHostRankEntries = 256;
+constexpr std::size_t kFramesKept = 6;
+constexpr std::size_t kTracebackInterruptions = 50;
+constexpr std::size_t kStuckRun = 3;  // consecutive identical metric values that count as "stuck"
+constexpr std::size_t kTimelineRows = 256;
+}  // namespace limits
+
+// Distinct ranks, capped; `dropped` counts ranks beyond the cap.
+struct RankSet {
+  std::vector<int> ranks;  // sorted
+  std::size_t dropped = 0;
+  void add(int rank);
+  bool contains(int rank) const;
+  bool empty() const { return ranks.empty(); }
+};
+
+struct StreamState {
+  std::optional<int> rank;
+  RankSource rankSource = RankSource::None;
+  std::string host;
+  std::size_t firstLine = 0, lastLine = 0, firstOffset = 0, lastOffset = 0, lineCount = 0;
+  std::vector<TimelineEvent> events;
+  std::size_t eventsTotal = 0;
+  std::vector<std::string> eventIds;  // ids already on this row (one event per id per row)
+
+  // Python traceback in progress.
+  bool inTraceback = false;
+  Evidence tracebackStart;
+  std::size_t frames = 0;
+  unsigned phase = 0;
+  std::vector<std::string> lastFrames;  // "function (file:line)", innermost last
+  std::size_t interruptions = 0;
+
+  // Multi-line messages that follow an exception line.
+  std::string pydanticModel;
+  std::size_t pydanticLinesLeft = 0;
+  std::string previousBareWord;  // pydantic prints the field name on the line before its error
+  std::size_t hfMismatchLinesLeft = 0;
+};
+
+struct Accumulator {
+  std::string key;  // id, or id + ":" + exception type
+  std::string id;
+  std::string title;
+  Tier tier = Tier::Advisory;
+  analysis::Severity severity = analysis::Severity::Information;
+  std::size_t firstLine = 0, firstOffset = 0;
+  std::optional<int> firstRank;
+  RankSource firstRankSource = RankSource::None;
+  std::string firstHost;
+  std::optional<double> firstTime;
+  std::vector<Evidence> evidence;
+  std::size_t total = 0;
+  RankSet ranks;
+  std::size_t unranked = 0;
+  std::vector<std::string> details;     // run-specific facts for the mechanism text
+  std::vector<std::string> configKeys;  // run-specific config keys
+  unsigned phase = 0;
+  std::vector<std::string> frames;  // traceback frames of the first occurrence
+};
+
+struct WatchdogObservation {
+  long long seq = -1;
+  std::string opType;
+  long long timeoutMs = -1;
+  long long ranForMs = -1;
+  long long lastEnqueued = -1, lastCompleted = -1;
+  std::size_t line = 0;
+  std::optional<double> time;
+};
+
+enum class ExitSource { Launcher, Torchrun, TorchrunSummary, Signal };
+
+struct ExitObservation {
+  ExitSource source = ExitSource::Launcher;
+  long long code = 0;
+  std::optional<int> rank;
+  std::optional<int> localRank;
+  std::string host;
+  std::size_t line = 0;
+  bool rootCause = false;
+};
+
+struct TorchrunEntry {
+  bool rootCause = false;
+  std::optional<int> rank, localRank;
+  std::optional<long long> exitCode;
+  std::string host, signal;
+  std::optional<Evidence> evidence;  // the exitcode line, else the "[N]:" line
+};
+
+struct RunFacts {
+  std::optional<std::string> deepspeedVersion, torchVersion, ncclVersion;
+  std::optional<int> worldSize;
+  std::map<std::string, std::string> resolvedConfig;
+  std::map<std::string, std::vector<int>> hostRanks;  // from global_rank_mapping
+  bool pipelineDisabledOverlap = false;
+};
+
+struct MetricRun {
+  std::size_t length = 0;
+  std::vector<Evidence> pending;  // the first lines of the current run
+};
+
+struct NumericsState {
+  std::size_t metricLines = 0;
+  MetricRun zeroLoss, sqrt2GradNorm;
+  std::size_t overflowLines = 0;
+  std::optional<double> minScale;
+  std::size_t floorHits = 0;
+  std::optional<long long> lastStep, lastSkipped;
+};
+
+struct LogAnalyzer::State {
+  AnalyzerOptions options;
+  const FingerprintMatcher& matcher = FingerprintMatcher::shared();
+
+  std::size_t lineNo = 0;
+  std::size_t bytes = 0;
+  std::optional<double> lastTime;
+  std::string ansiScratch;
+  std::vector<FpMatch> matches;
+
+  std::vector<StreamState> streams;
+  std::unordered_map<std::string, std::size_t> streamIndex;
+  std::size_t lastStream = static_cast<std::size_t>(-1);
+  std::string keyScratch;
+
+  std::vector<Accumulator> accumulators;
+  std::unordered_map<std::string, std::size_t> accumulatorIndex;
+  std::size_t droppedAccumulatorLines = 0;
+
+  std::map<int, WatchdogObservation> watchdog;  // first timeout per rank, capped
+  std::size_t unrankedTimeouts = 0;
+  RankSet collateralRanks;  // ranks with aborts, collateral exceptions, SIGABRT/SIGTERM exits
+  std::vector<ExitObservation> exits;
+  std::size_t exitsDropped = 0;
+
+  bool torchrunBlockActive = false;
+  bool torchrunBlockRoot = false;
+  std::optional<TorchrunEntry> torchrunEntry;
+  std::vector<TorchrunEntry> torchrunEntries;
+
+  std::unordered_map<long long, int> pidToLocalRank;
+  RunFacts facts;
+  NumericsState numerics;
+};
+
+}  // namespace dsls::logs

@@ -1,0 +1,31 @@
+// A cheap test run before the regex set: does the line contain any of a list of
+// literals? Each literal is anchored on its rarest byte pair; one table lookup
+// per input byte rejects almost every line of a healthy log.
+#pragma once
+
+#include <bitset>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dsls::logs {
+
+class LiteralPrefilter {
+ public:
+  explicit LiteralPrefilter(std::vector<std::string> literals);
+  bool anyIn(std::string_view s) const;
+  std::size_t size() const { return literals_.size(); }
+
+ private:
+  struct Anchor {
+    std::uint16_t pair;       // bigram key
+    std::uint32_t literal;    // index into literals_
+    std::uint32_t offset;     // position of the bigram in the literal
+  };
+  std::vector<std::string> literals_;
+  std::vector<Anchor> anchors_;   // sorted by pair
+  std::bitset<65536> pairs_;
+};
+
+}  // namespace dsls::logs

@@ -1,0 +1,375 @@
+#include "analysis/logs/log_analyzer.h"
+
+#include <algorithm>
+
+#include "analysis/logs/analyzer_ops.h"
+#include "analysis/logs/text_util.h"
+#include "analysis/logs/timestamps.h"
+
+namespace dsls::logs {
+
+using namespace detail;
+
+void RankSet::add(int rank) {
+  auto it = std::lower_bound(ranks.begin(), ranks.end(), rank);
+  if (it != ranks.end() && *it == rank) return;
+  if (ranks.size() >= limits::kRanksPerSet) {
+    ++dropped;
+    return;
+  }
+  ranks.insert(it, rank);
+}
+
+bool RankSet::contains(int rank) const { return std::binary_search(ranks.begin(), ranks.end(), rank); }
+
+namespace detail {
+
+Evidence makeEvidence(const LineContext& c) {
+  Evidence e;
+  e.line = c.lineNo;
+  e.byteOffset = c.offset;
+  e.length = c.raw.size();
+  e.text = text::sanitize(text::trimRight(c.clean.empty() ? c.raw : c.clean), limits::kEvidenceTextBytes);
+  e.rank = c.prefix->rank;
+  e.host = std::string(c.prefix->host);
+  return e;
+}
+
+Occurrence occurrenceOf(const LineContext& c, bool useLineRank) {
+  Occurrence o;
+  o.evidence = makeEvidence(c);
+  if (useLineRank) {
+    o.rank = c.prefix->rank;
+    o.rankSource = c.prefix->rankSource;
+  }
+  o.stream = c.stream;
+  o.phase = c.phase;
+  o.frames = c.frames;
+  return o;
+}
+
+namespace {
+
+TimelineEventKind kindForTier(Tier tier, std::string_view id) {
+  switch (tier) {
+    case Tier::Collateral: return id == "nccl-watchdog-timeout" ? TimelineEventKind::Timeout : TimelineEventKind::Abort;
+    case Tier::Advisory: return TimelineEventKind::Warning;
+    default: return TimelineEventKind::Failure;
+  }
+}
+
+}  // namespace
+
+void addTimelineEvent(State& s, std::size_t stream, const Evidence& ev, TimelineEventKind kind, std::string_view id,
+                      std::string label) {
+  if (stream >= s.streams.size()) return;
+  StreamState& st = s.streams[stream];
+  const std::string idKey(id);
+  if (std::find(st.eventIds.begin(), st.eventIds.end(), idKey) != st.eventIds.end()) return;
+  if (st.eventIds.size() < 64) st.eventIds.push_back(idKey);
+  ++st.eventsTotal;
+  if (st.events.size() >= limits::kTimelineEventsPerStream) return;
+  TimelineEvent e;
+  e.line = ev.line;
+  e.byteOffset = ev.byteOffset;
+  e.kind = kind;
+  e.findingId = idKey;
+  e.label = std::move(label);
+  st.events.push_back(std::move(e));
+}
+
+Accumulator* record(State& s, std::string_view id, const Occurrence& occ, const RecordOptions& options) {
+  std::string key(id);
+  if (!options.keySuffix.empty()) key += ":" + options.keySuffix;
+  auto it = s.accumulatorIndex.find(key);
+  std::size_t index;
+  if (it == s.accumulatorIndex.end()) {
+    if (s.accumulators.size() >= limits::kAccumulators) {
+      ++s.droppedAccumulatorLines;
+      return nullptr;
+    }
+    const FailureInfo& info = failureInfo(id);
+    Accumulator a;
+    a.key = key;
+    a.id = std::string(id);
+    a.title = options.title.empty() ? std::string(info.title) : options.title;
+    a.tier = options.tier.value_or(info.tier);
+    a.severity = options.severity.value_or(info.severity);
+    index = s.accumulators.size();
+    s.accumulators.push_back(std::move(a));
+    s.accumulatorIndex.emplace(std::move(key), index);
+  } else {
+    index = it->second;
+  }
+  Accumulator& a = s.accumulators[index];
+  // A stronger occurrence (an exception after a warning with the same id) upgrades the finding.
+  if (options.tier && *options.tier == Tier::Primary && a.tier != Tier::Primary) a.tier = Tier::Primary;
+  if (options.severity && static_cast<int>(*options.severity) < static_cast<int>(a.severity))
+    a.severity = *options.severity;
+  ++a.total;
+  if (a.total == 1) {
+    a.firstLine = occ.evidence.line;
+    a.firstOffset = occ.evidence.byteOffset;
+    a.firstRank = occ.rank;
+    a.firstRankSource = occ.rankSource;
+    a.firstHost = occ.evidence.host;
+    a.firstTime = s.lastTime;
+    a.phase = occ.phase;
+    if (occ.frames) a.frames = *occ.frames;
+  }
+  if (occ.rank) a.ranks.add(*occ.rank);
+  else ++a.unranked;
+  if (a.evidence.size() < limits::kEvidencePerFinding) a.evidence.push_back(occ.evidence);
+  if (!(a.tier == Tier::Advisory && a.severity == analysis::Severity::Information))
+    addTimelineEvent(s, occ.stream, occ.evidence, kindForTier(a.tier, a.id), a.id, a.title);
+  return &a;
+}
+
+void addDetail(Accumulator* a, std::string detail) {
+  if (!a || detail.empty() || a->details.size() >= limits::kDetailsPerFinding) return;
+  if (std::find(a->details.begin(), a->details.end(), detail) != a->details.end()) return;
+  a->details.push_back(std::move(detail));
+}
+
+void addConfigKey(Accumulator* a, std::string key) {
+  if (!a || key.empty() || a->configKeys.size() >= limits::kConfigKeysPerFinding) return;
+  if (std::find(a->configKeys.begin(), a->configKeys.end(), key) != a->configKeys.end()) return;
+  a->configKeys.push_back(std::move(key));
+}
+
+void recordExit(State& s, const LineContext& c, ExitObservation exit) {
+  if (exit.code == 0) return;
+  if ((exit.code == -6 || exit.code == -15) && exit.rank) s.collateralRanks.add(*exit.rank);
+  if (s.exits.size() < limits::kExitObservations) s.exits.push_back(exit);
+  else ++s.exitsDropped;
+  addTimelineEvent(s, c.stream, makeEvidence(c), TimelineEventKind::Exit, "exit:" + std::to_string(exit.code),
+                   "exit code " + std::to_string(exit.code));
+}
+
+}  // namespace detail
+
+namespace {
+
+// Rows of the timeline: one per rank, per host without rank, or the unprefixed lines.
+std::size_t streamFor(State& s, const PrefixView& pv) {
+  if (s.lastStream < s.streams.size()) {
+    const StreamState& last = s.streams[s.lastStream];
+    if (last.rank == pv.rank && last.host == pv.host) return s.lastStream;
+  }
+  s.keyScratch.clear();
+  if (pv.rank) s.keyScratch += std::to_string(*pv.rank);
+  s.keyScratch += '|';
+  s.keyScratch.append(pv.host);
+  auto it = s.streamIndex.find(s.keyScratch);
+  if (it != s.streamIndex.end()) return s.lastStream = it->second;
+  if (s.streams.size() >= limits::kStreams) {
+    // Beyond the cap every new identity shares one overflow row.
+    auto overflow = s.streamIndex.find("overflow");
+    if (overflow != s.streamIndex.end()) return s.lastStream = overflow->second;
+    StreamState st;
+    st.host = "(other ranks)";
+    s.streams.push_back(std::move(st));
+    s.streamIndex.emplace("overflow", s.streams.size() - 1);
+    return s.lastStream = s.streams.size() - 1;
+  }
+  StreamState st;
+  st.rank = pv.rank;
+  st.rankSource = pv.rankSource;
+  st.host = std::string(pv.host);
+  s.streams.push_back(std::move(st));
+  s.streamIndex.emplace(s.keyScratch, s.streams.size() - 1);
+  return s.lastStream = s.streams.size() - 1;
+}
+
+void recordIncompleteTraceback(State& s, std::size_t stream) {
+  StreamState& st = s.streams[stream];
+  Occurrence occ;
+  occ.evidence = st.tracebackStart;
+  occ.rank = st.rank;
+  occ.rankSource = st.rankSource;
+  occ.stream = stream;
+  Accumulator* a = record(s, "incomplete-traceback", occ);
+  if (a && st.frames > 0 && !st.lastFrames.empty())
+    addDetail(a, "The last frame shown is " + st.lastFrames.back() + ".");
+  st.inTraceback = false;
+}
+
+// Advances the stream's traceback state; returns the exception line that ends it.
+std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, std::string_view message,
+                                               bool loggerLine) {
+  StreamState& st = s.streams[c.stream];
+  if (!loggerLine && tb::isTracebackStart(message)) {
+    // A second header before an exception line is usually interleaved output of
+    // several processes without prefixes: restart rather than report.
+    st.inTraceback = true;
+    st.tracebackStart = makeEvidence(c);
+    st.frames = 0;
+    st.phase = 0;
+    st.lastFrames.clear();
+    st.interruptions = 0;
+    return std::nullopt;
+  }
+  if (!st.inTraceback) return std::nullopt;
+  if (loggerLine) {
+    if (++st.interruptions > limits::kTracebackInterruptions) recordIncompleteTraceback(s, c.stream);
+    return std::nullopt;
+  }
+  if (message.empty()) return std::nullopt;
+  if (message[0] == ' ' || message[0] == '\t') {
+    if (auto frame = tb::parseFrame(message)) {
+      ++st.frames;
+      st.phase |= tb::phaseOf(*frame);
+      std::string file(frame->file);
+      const std::size_t slash = file.find_last_of('/');
+      if (slash != std::string::npos) file.erase(0, slash + 1);
+      if (st.lastFrames.size() >= limits::kFramesKept) st.lastFrames.erase(st.lastFrames.begin());
+      st.lastFrames.push_back(text::sanitize(frame->function, 80) + " (" + text::sanitize(file, 80) + ":" +
+                              std::to_string(frame->line) + ")");
+      st.interruptions = 0;
+    }
+    return std::nullopt;
+  }
+  if (st.frames > 0) {
+    if (auto ex = tb::parseExceptionLine(message)) {
+      st.inTraceback = false;
+      return ex;
+    }
+  }
+  if (++st.interruptions > limits::kTracebackInterruptions) recordIncompleteTraceback(s, c.stream);
+  return std::nullopt;
+}
+
+void handleGenericException(State& s, const LineContext& c, const tb::ExceptionLine& ex) {
+  const Occurrence occ = occurrenceOf(c);
+  switch (tb::classifyException(ex.type, ex.text)) {
+    case tb::ExceptionClass::Collateral:
+      if (occ.rank) s.collateralRanks.add(*occ.rank);
+      addTimelineEvent(s, c.stream, occ.evidence, TimelineEventKind::Abort, "collateral-exception",
+                       text::sanitize(ex.type, 80));
+      return;
+    case tb::ExceptionClass::Communication: {
+      Accumulator* a = record(s, "nccl-error", occ);
+      addDetail(a, "First error: " + text::sanitize(ex.type, 80) + ": " + text::sanitize(ex.text, 240));
+      return;
+    }
+    case tb::ExceptionClass::Primary: {
+      std::string type = text::sanitize(ex.type, 80);
+      RecordOptions o;
+      o.keySuffix = type;
+      o.title = "Uncaught " + type;
+      Accumulator* a = record(s, "python-exception", occ, o);
+      if (a && a->total == 1) addDetail(a, type + (ex.text.empty() ? "" : ": " + text::sanitize(ex.text, 300)));
+      return;
+    }
+  }
+}
+
+bool isBareWord(std::string_view s) {
+  if (s.empty() || s.size() > 120) return false;
+  for (char ch : s)
+    if (!(text::isWordChar(ch) || ch == '.')) return false;
+  return true;
+}
+
+}  // namespace
+
+LogAnalyzer::LogAnalyzer() : LogAnalyzer(AnalyzerOptions{}) {}
+
+LogAnalyzer::LogAnalyzer(AnalyzerOptions options) : state_(std::make_unique<State>()) {
+  state_->options = std::move(options);
+}
+
+LogAnalyzer::~LogAnalyzer() = default;
+LogAnalyzer::LogAnalyzer(LogAnalyzer&&) noexcept = default;
+LogAnalyzer& LogAnalyzer::operator=(LogAnalyzer&&) noexcept = default;
+
+void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
+  State& s = *state_;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // callers that split on '\n' only
+  ++s.lineNo;
+  s.bytes = std::max(s.bytes, byteOffset + line.size());
+  const std::string_view clean = text::stripAnsi(line, s.ansiScratch);
+  const PrefixView pv = parsePrefixView(clean);
+  if (!pv.timestamp.empty())
+    if (auto t = secondsInYear(pv.timestamp)) s.lastTime = t;
+
+  const std::size_t si = streamFor(s, pv);
+  {
+    StreamState& st = s.streams[si];
+    if (st.lineCount == 0) {
+      st.firstLine = s.lineNo;
+      st.firstOffset = byteOffset;
+    }
+    ++st.lineCount;
+    st.lastLine = s.lineNo;
+    st.lastOffset = byteOffset;
+    if (pv.rankSource == RankSource::Global) st.rankSource = RankSource::Global;
+  }
+
+  LineContext c;
+  c.lineNo = s.lineNo;
+  c.offset = byteOffset;
+  c.raw = line;
+  c.clean = clean;
+  c.prefix = &pv;
+  c.stream = si;
+  const std::string_view message = pv.message;
+
+  if (s.torchrunBlockActive) stepTorchrunSummary(s, c, message);
+
+  const auto exception = stepTraceback(s, c, message, pv.hadLoggerPrefix);
+  if (exception) {
+    c.exceptionLine = true;
+    c.phase = s.streams[si].phase;
+    c.frames = &s.streams[si].lastFrames;
+  }
+
+  bool failureMatched = false;
+  if (s.matcher.match(message, s.matches))
+    for (const FpMatch& m : s.matches) failureMatched |= handleFingerprint(s, c, m, s.matches);
+  handleContinuations(s, c, message, !s.matches.empty());
+  scanMetrics(s, c, message);
+  if (exception && !failureMatched) handleGenericException(s, c, *exception);
+
+  StreamState& st = s.streams[si];
+  const std::string_view trimmed = text::trim(message);
+  if (isBareWord(trimmed)) st.previousBareWord.assign(trimmed);
+  else if (!trimmed.empty()) st.previousBareWord.clear();
+}
+
+LogReport LogAnalyzer::finish() {
+  State& s = *state_;
+  finishTorchrunEntry(s);
+  for (std::size_t i = 0; i < s.streams.size(); ++i)
+    if (s.streams[i].inTraceback) recordIncompleteTraceback(s, i);
+  return diagnose(s);
+}
+
+AnalyzerStateSize LogAnalyzer::stateSize() const {
+  const State& s = *state_;
+  AnalyzerStateSize z;
+  z.streams = s.streams.size();
+  z.accumulators = s.accumulators.size();
+  std::size_t bytes = sizeof(State);
+  for (const auto& st : s.streams) {
+    z.timelineEvents += st.events.size();
+    bytes += sizeof(StreamState) + st.host.size() + st.tracebackStart.text.size() + st.previousBareWord.capacity();
+    for (const auto& e : st.events) bytes += sizeof(e) + e.label.size() + e.findingId.size();
+    for (const auto& f : st.lastFrames) bytes += f.size() + sizeof(f);
+  }
+  for (const auto& a : s.accumulators) {
+    z.evidence += a.evidence.size();
+    z.trackedRanks += a.ranks.ranks.size();
+    bytes += sizeof(a) + a.ranks.ranks.size() * sizeof(int);
+    for (const auto& e : a.evidence) bytes += sizeof(e) + e.text.size() + e.host.size();
+    for (const auto& d : a.details) bytes += d.size();
+  }
+  z.trackedRanks += s.watchdog.size() + s.collateralRanks.ranks.size();
+  bytes += s.watchdog.size() * (sizeof(WatchdogObservation) + 32) + s.exits.size() * sizeof(ExitObservation);
+  bytes += s.pidToLocalRank.size() * 32 + s.torchrunEntries.size() * sizeof(TorchrunEntry);
+  bytes += s.numerics.zeroLoss.pending.size() * 512 + s.numerics.sqrt2GradNorm.pending.size() * 512;
+  z.approximateBytes = bytes;
+  return z;
+}
+
+}  // namespace dsls::logs

@@ -1,0 +1,91 @@
+// The result of analysing one training log: findings (the initiating failure,
+// its collateral, and other observations), versions, the resolved config values
+// the log printed, and a per-rank timeline.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/core/finding.h"
+
+namespace dsls::logs {
+
+// One log line supporting a finding. `line` is 1-based; `byteOffset`/`length`
+// cover the line without its terminator.
+struct Evidence {
+  std::size_t line = 0;
+  std::size_t byteOffset = 0;
+  std::size_t length = 0;
+  std::string text;  // the line, valid UTF-8, shortened if very long
+  std::optional<int> rank;
+  std::string host;
+};
+
+struct LogFinding {
+  std::string id;  // stable kebab-case failure id, e.g. "cuda-oom"
+  std::string title;
+  analysis::Severity severity = analysis::Severity::Error;
+  bool initiating = false;  // the chosen root failure
+  bool collateral = false;  // a consequence of the initiating failure (timeouts, aborts)
+  std::optional<int> initiatingRank;
+  std::string rankReason;  // why this rank, or why the rank is unknown
+  std::vector<int> collateralRanks;
+  std::vector<Evidence> evidence;  // capped; evidenceTotal counts every matching line
+  std::size_t evidenceTotal = 0;
+  std::string mechanism, fix, verify;
+  std::vector<std::string> configKeys;  // e.g. "zero_optimization.overlap_comm"
+  std::vector<std::string> ruleCodes;   // config rule codes, e.g. "overlap-comm-race"
+};
+
+enum class TimelineEventKind { Failure, Timeout, Abort, Exit, Warning };
+
+struct TimelineEvent {
+  std::size_t line = 0;
+  std::size_t byteOffset = 0;
+  TimelineEventKind kind = TimelineEventKind::Failure;
+  std::string findingId;
+  std::string label;
+  bool initiating = false;
+};
+
+// One row of the timeline: the lines of one rank (or of one host, or the lines
+// without any prefix).
+struct RankTimeline {
+  std::optional<int> rank;
+  std::string host;
+  std::string label;
+  std::size_t firstLine = 0, lastLine = 0;
+  std::size_t firstOffset = 0, lastOffset = 0;
+  std::size_t lineCount = 0;
+  std::vector<TimelineEvent> events;  // capped; eventsTotal counts all
+  std::size_t eventsTotal = 0;
+  bool highlighted = false;  // the initiating (or suspect) rank
+};
+
+struct LogReport {
+  std::vector<LogFinding> findings;  // initiating first, then by severity and first line
+  std::optional<std::string> deepspeedVersion, torchVersion, ncclVersion;
+  std::vector<int> ranksSeen;
+  std::optional<int> worldSize;
+  std::vector<RankTimeline> timeline;
+  std::size_t timelineRowsDropped = 0;
+  std::map<std::string, std::string> resolvedConfig;  // from DeepSpeed's config dump, e.g. "zero_optimization.overlap_comm"
+  std::string verdict;  // one paragraph: the initiating failure, or why none was chosen
+  std::size_t linesRead = 0;
+  std::size_t bytesRead = 0;
+
+  const LogFinding* initiatingFinding() const;
+
+  std::string markdown() const;     // failure, initiating rank, collateral, fix, verify, then the timeline
+  std::string timelineSvg() const;  // self-contained SVG, one row per rank
+  nlohmann::json toJson() const;    // schema: docs/logs/report-schema.md
+};
+
+std::string severityName(analysis::Severity s);
+
+}  // namespace dsls::logs

@@ -1,0 +1,130 @@
+// Training metrics read without regexes (they are on most lines of a healthy
+// log): HF Trainer dicts `{'loss': 0.0, 'grad_norm': nan, ...}`, `loss = ...`,
+// and DeepSpeed's progress line `step=10, skipped=6`. These lines are printed by
+// rank 0 only, so they never name the rank that caused a problem.
+#include <charconv>
+#include <cmath>
+
+#include "analysis/logs/analyzer_ops.h"
+#include "analysis/logs/text_util.h"
+
+namespace dsls::logs::detail {
+namespace {
+
+enum class ValueKind { Finite, NaN, Inf };
+
+struct MetricValue {
+  ValueKind kind = ValueKind::Finite;
+  double value = 0;
+  std::string_view token;
+};
+
+std::optional<MetricValue> classify(std::string_view token) {
+  if (token.empty()) return std::nullopt;
+  std::string_view t = token;
+  if (t[0] == '-' || t[0] == '+') t.remove_prefix(1);
+  if (t == "nan" || t == "NaN" || t == "NAN") return MetricValue{ValueKind::NaN, NAN, token};
+  if (t == "inf" || t == "Inf" || t == "INF" || t == "Infinity" || t == "infinity")
+    return MetricValue{ValueKind::Inf, INFINITY, token};
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(token.data() + (token[0] == '+' ? 1 : 0), token.data() + token.size(), v);
+  if (ec != std::errc() || ptr != token.data() + token.size()) return std::nullopt;
+  return MetricValue{ValueKind::Finite, v, token};
+}
+
+// Value of the first `name` that is followed by ':' or '=' (quotes allowed), with a
+// word boundary before it ("eval_loss" does not count as "loss").
+std::optional<MetricValue> metricValue(std::string_view msg, std::string_view name) {
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t at = msg.find(name, from);
+    if (at == std::string_view::npos) return std::nullopt;
+    from = at + 1;
+    if (at > 0 && text::isWordChar(msg[at - 1])) continue;
+    std::size_t p = at + name.size();
+    if (p < msg.size() && (msg[p] == '\'' || msg[p] == '"')) ++p;
+    while (p < msg.size() && msg[p] == ' ') ++p;
+    if (p >= msg.size() || (msg[p] != ':' && msg[p] != '=')) continue;
+    ++p;
+    while (p < msg.size() && msg[p] == ' ') ++p;
+    if (p < msg.size() && (msg[p] == '\'' || msg[p] == '"')) ++p;
+    std::size_t end = p;
+    while (end < msg.size() && (text::isWordChar(msg[end]) || msg[end] == '.' || msg[end] == '-' || msg[end] == '+'))
+      ++end;
+    if (auto v = classify(msg.substr(p, end - p))) return v;
+  }
+}
+
+// A run of consecutive metric lines with one suspicious value; reported once it
+// reaches limits::kStuckRun, with its first lines as evidence.
+void extendRun(State& s, MetricRun& run, const LineContext& c, std::string_view id) {
+  ++run.length;
+  const Occurrence occ = occurrenceOf(c, false);
+  if (run.length < limits::kStuckRun) {
+    run.pending.push_back(occ.evidence);
+    return;
+  }
+  if (run.length == limits::kStuckRun) {
+    for (const Evidence& e : run.pending) {
+      Occurrence earlier = occ;
+      earlier.evidence = e;
+      record(s, id, earlier);
+    }
+    run.pending.clear();
+  }
+  record(s, id, occ);
+}
+
+void resetRun(MetricRun& run) {
+  run.length = 0;
+  run.pending.clear();
+}
+
+}  // namespace
+
+void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
+  const bool hasLoss = msg.find("loss") != std::string_view::npos;
+  const bool hasGradNorm = msg.find("grad_norm") != std::string_view::npos;
+  if (hasLoss || hasGradNorm) {
+    NumericsState& n = s.numerics;
+    bool metric = false;
+    if (hasGradNorm) {
+      if (auto g = metricValue(msg, "grad_norm")) {
+        metric = true;
+        if (g->kind != ValueKind::Finite) record(s, "nan-grad-norm", occurrenceOf(c, false));
+        // The square root of 2 printed with full precision, repeated: not a real norm.
+        if (g->kind == ValueKind::Finite && g->token.size() >= 10 && g->token.substr(0, 10) == "1.41421356")
+          extendRun(s, n.sqrt2GradNorm, c, "grad-norm-stuck");
+        else
+          resetRun(n.sqrt2GradNorm);
+      }
+    }
+    if (hasLoss) {
+      if (auto l = metricValue(msg, "loss")) {
+        metric = true;
+        if (l->kind != ValueKind::Finite) record(s, "nan-loss", occurrenceOf(c, false));
+        if (l->kind == ValueKind::Finite && l->value == 0.0)
+          extendRun(s, n.zeroLoss, c, "loss-stuck-zero");
+        else
+          resetRun(n.zeroLoss);
+      }
+    }
+    if (metric) ++n.metricLines;
+  }
+  // DeepSpeed progress: "step=10, skipped=6, lr=..."
+  const std::size_t skipped = msg.find("skipped=");
+  if (skipped != std::string_view::npos) {
+    std::size_t p = skipped + 8;
+    const auto sk = text::parseIntAt(msg, p);
+    const std::size_t step = msg.rfind("step=", skipped);
+    if (sk && step != std::string_view::npos) {
+      std::size_t q = step + 5;
+      if (auto st = text::parseIntAt(msg, q)) {
+        s.numerics.lastStep = *st;
+        s.numerics.lastSkipped = *sk;
+      }
+    }
+  }
+}
+
+}  // namespace dsls::logs::detail

@@ -1,0 +1,105 @@
+// JSON form of a LogReport; the schema is documented in docs/logs/report-schema.md.
+#include "analysis/logs/log_report.h"
+
+namespace dsls::logs {
+namespace {
+
+nlohmann::json optionalInt(const std::optional<int>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+nlohmann::json optionalString(const std::optional<std::string>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+const char* kindName(TimelineEventKind k) {
+  switch (k) {
+    case TimelineEventKind::Failure: return "failure";
+    case TimelineEventKind::Timeout: return "timeout";
+    case TimelineEventKind::Abort: return "abort";
+    case TimelineEventKind::Exit: return "exit";
+    case TimelineEventKind::Warning: return "warning";
+  }
+  return "failure";
+}
+
+}  // namespace
+
+std::string severityName(analysis::Severity s) {
+  switch (s) {
+    case analysis::Severity::Error: return "error";
+    case analysis::Severity::Warning: return "warning";
+    case analysis::Severity::Information: return "information";
+    case analysis::Severity::Hint: return "hint";
+  }
+  return "error";
+}
+
+const LogFinding* LogReport::initiatingFinding() const {
+  for (const auto& f : findings)
+    if (f.initiating) return &f;
+  return nullptr;
+}
+
+nlohmann::json LogReport::toJson() const {
+  using nlohmann::json;
+  json out = json::object();
+  out["verdict"] = verdict;
+  json list = json::array();
+  for (const LogFinding& f : findings) {
+    json evidenceList = json::array();
+    for (const Evidence& e : f.evidence)
+      evidenceList.push_back({{"line", e.line},
+                              {"byteOffset", e.byteOffset},
+                              {"length", e.length},
+                              {"text", e.text},
+                              {"rank", optionalInt(e.rank)},
+                              {"host", e.host}});
+    list.push_back({{"id", f.id},
+                    {"title", f.title},
+                    {"severity", severityName(f.severity)},
+                    {"initiating", f.initiating},
+                    {"collateral", f.collateral},
+                    {"initiatingRank", optionalInt(f.initiatingRank)},
+                    {"rankReason", f.rankReason},
+                    {"collateralRanks", f.collateralRanks},
+                    {"evidence", std::move(evidenceList)},
+                    {"evidenceTotal", f.evidenceTotal},
+                    {"mechanism", f.mechanism},
+                    {"fix", f.fix},
+                    {"verify", f.verify},
+                    {"configKeys", f.configKeys},
+                    {"ruleCodes", f.ruleCodes}});
+  }
+  out["findings"] = std::move(list);
+  out["deepspeedVersion"] = optionalString(deepspeedVersion);
+  out["torchVersion"] = optionalString(torchVersion);
+  out["ncclVersion"] = optionalString(ncclVersion);
+  out["ranks"] = ranksSeen;
+  out["worldSize"] = optionalInt(worldSize);
+  out["resolvedConfig"] = resolvedConfig;
+  json rows = json::array();
+  for (const RankTimeline& row : timeline) {
+    json events = json::array();
+    for (const TimelineEvent& e : row.events)
+      events.push_back({{"line", e.line},
+                        {"byteOffset", e.byteOffset},
+                        {"kind", kindName(e.kind)},
+                        {"findingId", e.findingId},
+                        {"label", e.label},
+                        {"initiating", e.initiating}});
+    rows.push_back({{"label", row.label},
+                    {"rank", optionalInt(row.rank)},
+                    {"host", row.host},
+                    {"firstLine", row.firstLine},
+                    {"lastLine", row.lastLine},
+                    {"lineCount", row.lineCount},
+                    {"highlighted", row.highlighted},
+                    {"events", std::move(events)},
+                    {"eventsTotal", row.eventsTotal}});
+  }
+  out["timeline"] = std::move(rows);
+  out["timelineRowsDropped"] = timelineRowsDropped;
+  out["linesRead"] = linesRead;
+  out["bytesRead"] = bytesRead;
+  return out;
+}
+
+}  // namespace dsls::logs

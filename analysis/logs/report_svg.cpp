@@ -1,0 +1,132 @@
+// A small self-contained SVG: one row per rank across the log's line range,
+// with the first/last line of the rank, failures, timeouts, aborts and exits
+// marked, and the initiating event (and rank) highlighted.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "analysis/logs/log_report.h"
+#include "analysis/logs/text_util.h"
+
+namespace dsls::logs {
+namespace {
+
+constexpr int kWidth = 760;
+constexpr int kLabelRight = 150;
+constexpr int kPlotLeft = 160;
+constexpr int kPlotRight = 740;
+constexpr int kTop = 34;
+constexpr int kRowHeight = 18;
+constexpr std::size_t kMaxRows = 64;
+
+struct Style {
+  const char* fill;
+  const char* name;
+};
+
+Style styleOf(TimelineEventKind k) {
+  switch (k) {
+    case TimelineEventKind::Failure: return {"#c62828", "failure"};
+    case TimelineEventKind::Timeout: return {"#ef6c00", "timeout"};
+    case TimelineEventKind::Abort: return {"#6d4c41", "abort"};
+    case TimelineEventKind::Exit: return {"#37474f", "exit"};
+    case TimelineEventKind::Warning: return {"#f9a825", "warning"};
+  }
+  return {"#c62828", "failure"};
+}
+
+std::string marker(TimelineEventKind kind, double x, double y, double r, const std::string& extra) {
+  const Style st = styleOf(kind);
+  switch (kind) {
+    case TimelineEventKind::Timeout:
+      return fmt::format(R"(<polygon points="{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}" fill="{}"{}/>)", x,
+                         y - r, x + r, y, x, y + r, x - r, y, st.fill, extra);
+    case TimelineEventKind::Abort:
+    case TimelineEventKind::Exit:
+      return fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}"{}/>)", x - r * 0.8,
+                         y - r * 0.8, r * 1.6, r * 1.6, st.fill, extra);
+    case TimelineEventKind::Warning:
+      return fmt::format(R"(<polygon points="{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}" fill="{}"{}/>)", x, y - r,
+                         x + r, y + r * 0.8, x - r, y + r * 0.8, st.fill, extra);
+    case TimelineEventKind::Failure:
+    default:
+      return fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="{:.1f}" fill="{}"{}/>)", x, y, r, st.fill, extra);
+  }
+}
+
+}  // namespace
+
+std::string LogReport::timelineSvg() const {
+  const std::size_t rows = std::min(timeline.size(), kMaxRows);
+  const std::size_t hiddenRows = timeline.size() - rows + timelineRowsDropped;
+  const int legendY = kTop + static_cast<int>(rows) * kRowHeight + (hiddenRows ? 18 : 4) + 12;
+  const int height = legendY + 14;
+  const double total = static_cast<double>(std::max<std::size_t>(linesRead, 1));
+  auto xOf = [&](std::size_t line) {
+    const double t = total <= 1 ? 0.0 : (static_cast<double>(line) - 1.0) / (total - 1.0);
+    return kPlotLeft + std::clamp(t, 0.0, 1.0) * (kPlotRight - kPlotLeft);
+  };
+
+  std::string svg = fmt::format(
+      R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="sans-serif" font-size="11">)",
+      kWidth, height);
+  svg += "\n<title>Log timeline by rank</title>\n";
+  svg += fmt::format(R"(<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>)", kWidth, height);
+  svg += fmt::format(R"(<text x="{}" y="14" font-weight="bold">Timeline by rank (log lines 1–{})</text>)", kPlotLeft,
+                     linesRead);
+  svg += fmt::format(R"(<text x="{}" y="28" fill="#555">line 1</text>)", kPlotLeft);
+  svg += fmt::format(R"(<text x="{}" y="28" fill="#555" text-anchor="end">line {}</text>)", kPlotRight, linesRead);
+  svg += "\n";
+
+  for (std::size_t i = 0; i < rows; ++i) {
+    const RankTimeline& row = timeline[i];
+    const double y = kTop + i * kRowHeight + kRowHeight / 2.0;
+    if (row.highlighted)
+      svg += fmt::format(R"(<rect x="0" y="{:.1f}" width="{}" height="{}" fill="#fdecea"/>)", y - kRowHeight / 2.0,
+                         kWidth, kRowHeight);
+    svg += fmt::format(R"(<text x="{}" y="{:.1f}" text-anchor="end"{}>{}</text>)", kLabelRight, y + 4,
+                       row.highlighted ? R"( fill="#b71c1c" font-weight="bold")" : "",
+                       text::xmlEscape(text::sanitize(row.label, 40)));
+    svg += fmt::format(R"(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="#e0e0e0"/>)", kPlotLeft, y,
+                       kPlotRight, y);
+    if (row.lineCount > 0) {
+      const double x1 = xOf(row.firstLine), x2 = std::max(xOf(row.lastLine), x1 + 2.0);
+      svg += fmt::format(
+          R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="6" fill="#90a4ae"><title>{}: lines {}–{} ({} line{})</title></rect>)",
+          x1, y - 3, x2 - x1, text::xmlEscape(text::sanitize(row.label, 40)), row.firstLine, row.lastLine,
+          row.lineCount, row.lineCount == 1 ? "" : "s");
+    }
+    for (const TimelineEvent& e : row.events) {
+      const double x = xOf(e.line);
+      const std::string tip = fmt::format("<title>line {}: {}{}</title>", e.line,
+                                          text::xmlEscape(text::sanitize(e.label, 120)),
+                                          e.initiating ? " (initiating failure)" : "");
+      if (e.initiating) {
+        svg += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="8" fill="none" stroke="#000" stroke-width="2"/>)", x, y);
+        svg += marker(e.kind, x, y, 6, "");
+        svg += fmt::format(R"(<g>{}<circle cx="{:.1f}" cy="{:.1f}" r="8" fill-opacity="0"/></g>)", tip, x, y);
+      } else {
+        svg += "<g>" + tip + marker(e.kind, x, y, 4, "") + "</g>";
+      }
+    }
+    svg += "\n";
+  }
+  if (hiddenRows)
+    svg += fmt::format(R"(<text x="{}" y="{}" fill="#555">… {} more row{} not drawn</text>)", kPlotLeft,
+                       kTop + static_cast<int>(rows) * kRowHeight + 12, hiddenRows, hiddenRows == 1 ? "" : "s");
+
+  // Legend.
+  int x = kPlotLeft;
+  for (TimelineEventKind k : {TimelineEventKind::Failure, TimelineEventKind::Timeout, TimelineEventKind::Abort,
+                              TimelineEventKind::Exit, TimelineEventKind::Warning}) {
+    svg += marker(k, x + 4, legendY - 4, 4, "");
+    svg += fmt::format(R"(<text x="{}" y="{}">{}</text>)", x + 12, legendY, styleOf(k).name);
+    x += 80;
+  }
+  svg += fmt::format(R"(<circle cx="{}" cy="{}" r="6" fill="none" stroke="#000" stroke-width="2"/>)", x + 4, legendY - 4);
+  svg += fmt::format(R"(<text x="{}" y="{}">initiating</text>)", x + 14, legendY);
+  svg += "\n</svg>\n";
+  return svg;
+}
+
+}  // namespace dsls::logs

@@ -1,0 +1,46 @@
+// Recognising the parts of a Python traceback in a log message (prefixes
+// already removed): the header, "File" frames, and the final exception line.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace dsls::logs::tb {
+
+bool isTracebackStart(std::string_view message);
+
+struct Frame {
+  std::string_view file;
+  long long line = 0;
+  std::string_view function;
+};
+// `  File "path", line N, in function`
+std::optional<Frame> parseFrame(std::string_view message);
+
+// Bit set describing which training phase a traceback passed through.
+enum Phase : unsigned {
+  kPhasePlacement = 1u,  // engine set-up moving or broadcasting the model
+  kPhaseOptimizer = 2u,  // optimizer step
+  kPhaseBackward = 4u,
+  kPhaseForward = 8u,
+  kPhaseCheckpoint = 16u,
+};
+unsigned phaseOf(const Frame& frame);
+std::string_view phaseName(unsigned phaseBits);  // the most specific phase, or empty
+
+struct ExceptionLine {
+  std::string_view type;  // "torch.OutOfMemoryError"
+  std::string_view text;  // message after ": ", may be empty
+};
+// An unindented `Type: message` or bare `Type` line whose type looks like an
+// exception class (ends in Error/Exception/Interrupt/Exit/... or is dotted).
+std::optional<ExceptionLine> parseExceptionLine(std::string_view message);
+
+enum class ExceptionClass {
+  Primary,        // the process failed on its own
+  Communication,  // NCCL / backend error
+  Collateral,     // a consequence of another failure (peer gone, watchdog, launcher)
+};
+ExceptionClass classifyException(std::string_view type, std::string_view text);
+
+}  // namespace dsls::logs::tb

@@ -1,0 +1,138 @@
+// Every fingerprint kind matches a real-shaped line (texts from the failure-mode
+// reference), and ordinary lines match nothing.
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include "analysis/logs/fingerprints.h"
+
+using dsls::logs::Fp;
+using dsls::logs::FingerprintMatcher;
+using dsls::logs::FpMatch;
+
+namespace {
+
+std::set<Fp> kindsIn(const std::string& message) {
+  std::vector<FpMatch> out;
+  FingerprintMatcher::shared().match(message, out);
+  std::set<Fp> kinds;
+  for (const auto& m : out) kinds.insert(m.kind);
+  return kinds;
+}
+
+struct Sample {
+  Fp kind;
+  const char* line;
+};
+
+}  // namespace
+
+TEST_CASE("each fingerprint kind has a matching sample line") {
+  const Sample samples[] = {
+      {Fp::CudaOom, "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 978.00 MiB (GPU 0; 4.00 GiB total capacity; 1.68 GiB already allocated; 0 bytes free; 2.72 GiB reserved in total by PyTorch)"},
+      {Fp::CudaOom, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.97 GiB. GPU 2 has a total capacty of 39.43 GiB of which 982.31 MiB is free."},
+      {Fp::CpuAllocFail, "RuntimeError: [enforce fail at alloc_cpu.cpp:75] . DefaultCPUAllocator: can't allocate memory: you tried to allocate 2147483648 bytes."},
+      {Fp::LauncherExit, "['/usr/bin/python3', '-u', 'main.py', '--local_rank=0', ...] exits with return code = -9"},
+      {Fp::TorchrunFailed, "failed (exitcode: -9) local_rank: 0 (pid: 438) of binary: /opt/conda/bin/python"},
+      {Fp::SignalReceived, "traceback : Signal 6 (SIGABRT) received by PID 3431"},
+      {Fp::LauncherKilling, "Killing subprocess 2694488"},
+      {Fp::ProcessSpawned, "process 1234 spawned with command: ['/usr/bin/python', '-u', 'train.py', '--local_rank=3']"},
+      {Fp::RootCauseHeader, "Root Cause (first observed failure):"},
+      {Fp::FailuresHeader, "Failures:"},
+      {Fp::ChildFailed, "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:"},
+      {Fp::WatchdogTimeout, "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE, NumelIn=466119168, NumelOut=466119168, Timeout(ms)=600000) ran for 600060 milliseconds before timing out."},
+      {Fp::WatchdogWork, "Exception (either an error or timeout) detected by watchdog at work: 1580, last enqueued NCCL work: 1582, last completed NCCL work: 1579."},
+      {Fp::WatchdogTerminated, "Process group watchdog thread terminated with exception: NCCL error"},
+      {Fp::CommAborted, "NCCL communicator was aborted on rank 3."},
+      {Fp::WatchdogBoilerplate, "Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data."},
+      {Fp::HeartbeatTimeout, "Heartbeat monitor timed out! Process will be terminated after dumping debug info."},
+      {Fp::NcclError, "RuntimeError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1169, unhandled system error, NCCL version 21.2.12"},
+      {Fp::NcclError, "ncclSystemError: System call (socket, malloc, munmap, etc) failed."},
+      {Fp::PortInUse, "RuntimeError: The server socket has failed to listen on any local network address. The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use)."},
+      {Fp::NcclVersion, "NCCL INFO NCCL version 2.18.1+cuda12.1"},
+      {Fp::Overflow, "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768"},
+      {Fp::Overflow, "[deepscale] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 134217728.0, reducing to 67108864.0"},
+      {Fp::Overflow, "Overflow detected. Skipping step. Attempted loss scale: 4096, reducing to 2048"},
+      {Fp::LossScaleMin, "Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run."},
+      {Fp::ZeroParamAssert, "AssertionError: {'id': 853, 'status': 'NOT_AVAILABLE', 'numel': 0, 'ds_numel': 0, 'shape': (0,)}"},
+      {Fp::ZeroReducedTwice, "AssertionError: The parameter 388 has already been reduced. Gradient computed twice for this partition."},
+      {Fp::Zero3PartitionedParam, "RuntimeError: 'weight' must be 2-D"},
+      {Fp::CkptSizeMismatch, "size mismatch for model.decoder.layers.25.fc1.weight: copying a param with shape torch.Size([0]) from checkpoint, the shape in current model is torch.Size([10240, 2560])."},
+      {Fp::CkptDpMismatch, "deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size of 8 but the current world size is 16. Automatic adjustment of ZeRO's optimizer state partitioning with a new world size is not currently supported."},
+      {Fp::CkptNoLatest, "Unable to find latest file at /ckpt/latest, if trying to load latest checkpoint please ensure this file exists or pass an explicit checkpoint tag when loading a checkpoint."},
+      {Fp::PydanticHeader, "pydantic_core._pydantic_core.ValidationError: 5 validation errors for DeepSpeedBF16Config"},
+      {Fp::PydanticExtraV1, "zero_hpz_partition_size  extra fields not permitted (type=value_error.extra)"},
+      {Fp::PydanticExtraV2, "  Extra inputs are not permitted [type=extra_forbidden, input_value=0, input_type=int]"},
+      {Fp::PydanticOtherV2, "  Input should be a valid integer [type=int_type, input_value='x', input_type=str]"},
+      {Fp::PydanticOtherV1, "  value is not a valid integer (type=type_error.integer)"},
+      {Fp::BatchAssert, "AssertionError: Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size 8 != 2 * 1 * 1"},
+      {Fp::BatchAssert, "AssertionError: Micro batch size per gpu: 0 has to be greater than 0"},
+      {Fp::BatchAssert, "AssertionError: Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided"},
+      {Fp::HfMismatch, "ValueError: Please correct the following DeepSpeed config values that mismatch TrainingArguments values:"},
+      {Fp::Fp16Bf16Both, "AssertionError: bfloat16 and fp16 modes cannot be simultaneously enabled"},
+      {Fp::AutoNotFilled, "TypeError: '>' not supported between instances of 'str' and 'float'"},
+      {Fp::MaxGradNormOpt, "ValueError: 'max_grad_norm' is not supported as an optimizer parameter, please switch to using the deepspeed parameter 'gradient_clipping'"},
+      {Fp::UntestedOptimizer, "You are using an untested ZeRO Optimizer. Please add <\"zero_allow_untested_optimizer\": true> in the configuration file to use it."},
+      {Fp::AmpZero, "AssertionError: Amp and ZeRO are not currently compatible, please use (legacy) fp16 mode which performs similar to amp opt_mode=O2"},
+      {Fp::DuplicateKeys, "ValueError: Duplicate keys in DeepSpeed config: ['fp16']"},
+      {Fp::ZeroSectionMissing, "ValueError: Please specify the ZeRO optimization config in the DeepSpeed config."},
+      {Fp::PartialOffload, "AssertionError: Partial offloading only supported for ZeRO Stage 3."},
+      {Fp::PipelineZero, "AssertionError: ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"},
+      {Fp::DeprecatedKey, "Config parameter cpu_offload is deprecated use offload_optimizer instead"},
+      {Fp::UnsupportedOptimizer, "AssertionError: FooAdam is not a supported DeepSpeed Optimizer"},
+      {Fp::OpBuild, "RuntimeError: Error building extension 'cpu_adam'"},
+      {Fp::DsOptAdamMissing, "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'"},
+      {Fp::DsVersion, "DeepSpeed info: version=0.7.6, git-hash=unknown, git-branch=unknown"},
+      {Fp::DsVersion, "deepspeed info ................... 0.14.0, unknown, unknown"},
+      {Fp::TorchVersion, "torch version .................... 2.1.0+cu121"},
+      {Fp::ConfigDump, "  zero_config .................. stage=2 contiguous_gradients=True reduce_scatter=True overlap_comm=False"},
+      {Fp::WorldSize, "dist_world_size=8"},
+      {Fp::WorldInfo, "WORLD INFO DICT: {'localhost': [0, 1, 2, 3]}"},
+      {Fp::PipelineOverlapOff, "Pipeline parallelism does not support overlapped communication, will be disabled."},
+  };
+  std::set<Fp> covered;
+  for (const Sample& s : samples) {
+    INFO(s.line);
+    CHECK(kindsIn(s.line).count(s.kind) == 1);
+    covered.insert(s.kind);
+  }
+  CHECK(covered.size() == static_cast<std::size_t>(Fp::Count));
+  CHECK(FingerprintMatcher::shared().patternCount() == static_cast<std::size_t>(Fp::Count));
+}
+
+TEST_CASE("captures: watchdog fields, even when the line is cut") {
+  std::vector<FpMatch> out;
+  FingerprintMatcher::shared().match(
+      "[Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=202558, OpType=_ALLGATHER_BASE, "
+      "NumelIn=2359296, NumelOut=18874368, Timeout(ms)=1800000) ran for 1800436 mill",
+      out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].groups[0] == "202558");
+  CHECK(out[0].groups[1] == "_ALLGATHER_BASE");
+  CHECK(out[0].groups[4] == "1800000");
+  CHECK(out[0].groups[5] == "1800436");
+}
+
+TEST_CASE("ordinary training lines match nothing") {
+  for (const char* line :
+       {"{'loss': 1.2345, 'grad_norm': 0.87, 'learning_rate': 2e-05, 'epoch': 0.5}",
+        "[Rank 0] step=100, skipped=0, lr=[2e-05], mom=[(0.9, 0.999)]", "NCCL INFO Channel 00/02 :    0   1   2   3",
+        "Loading checkpoint shards: 100%|██████████| 4/4 [00:10<00:00,  2.50s/it]", "epoch 3: eval accuracy 0.81",
+        "RuntimeError is a class name mentioned in prose", "", "    return forward_call(*args, **kwargs)",
+        "time_elapsed 12.3 samples/sec 455.1"}) {
+    INFO(line);
+    CHECK(kindsIn(line).empty());
+  }
+}
+
+TEST_CASE("pathological input neither crashes nor hangs") {
+  std::string junk(200000, 'a');
+  for (std::size_t i = 0; i < junk.size(); i += 7) junk[i] = static_cast<char>(i % 256);
+  std::vector<FpMatch> out;
+  FingerprintMatcher::shared().match(junk, out);
+  CHECK(out.empty());
+  std::string manyOpens(100000, '(');
+  manyOpens += "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=";
+  FingerprintMatcher::shared().match(manyOpens, out);
+  CHECK(out.empty());  // no digits after SeqNum=: not a timeout line
+}

@@ -1,0 +1,75 @@
+#include "lsp/document.h"
+#include "lsp/settings.h"
+
+#include <doctest/doctest.h>
+
+using dsls::lsp::Document;
+using dsls::protocol::ContentChange;
+using dsls::protocol::PositionEncoding;
+using dsls::protocol::Range;
+
+namespace {
+
+ContentChange edit(std::uint32_t l1, std::uint32_t c1, std::uint32_t l2, std::uint32_t c2, std::string text) {
+  return ContentChange{Range{{l1, c1}, {l2, c2}}, std::move(text)};
+}
+
+}  // namespace
+
+TEST_CASE("incremental edits splice the text") {
+  Document d("file:///a.json", "json", 1, "{\n  \"a\": 1\n}\n");
+  d.apply(edit(1, 7, 1, 8, "42"), PositionEncoding::Utf16);
+  CHECK(d.text() == "{\n  \"a\": 42\n}\n");
+  d.apply(edit(2, 1, 2, 1, " // end"), PositionEncoding::Utf16);
+  CHECK(d.text() == "{\n  \"a\": 42\n} // end\n");
+  CHECK(d.revision() == 3);
+}
+
+TEST_CASE("a full-text change replaces everything") {
+  Document d("file:///a.json", "json", 1, "old");
+  d.apply(ContentChange{std::nullopt, "new text"}, PositionEncoding::Utf16);
+  CHECK(d.text() == "new text");
+  CHECK(d.lines().lineCount() == 1);
+}
+
+TEST_CASE("edits use the negotiated encoding") {
+  Document d("file:///a.json", "json", 1, "\"😀x\"");
+  d.apply(edit(0, 3, 0, 4, "y"), PositionEncoding::Utf16);  // after the surrogate pair
+  CHECK(d.text() == "\"😀y\"");
+  d.apply(edit(0, 5, 0, 6, "z"), PositionEncoding::Utf8);  // byte 5 is the y
+  CHECK(d.text() == "\"😀z\"");
+}
+
+TEST_CASE("ranges past the end clamp and reversed ranges are empty") {
+  Document d("file:///a.json", "json", 1, "ab\ncd");
+  d.apply(edit(5, 0, 9, 9, "!"), PositionEncoding::Utf16);
+  CHECK(d.text() == "ab\ncd!");
+  d.apply(edit(0, 2, 0, 0, "X"), PositionEncoding::Utf16);
+  CHECK(d.text() == "abX\ncd!");
+  d.apply(edit(0, 99, 1, 0, ""), PositionEncoding::Utf16);  // joins the lines
+  CHECK(d.text() == "abXcd!");
+}
+
+TEST_CASE("CRLF line ends stay intact when editing a line's end") {
+  Document d("file:///a.json", "json", 1, "ab\r\ncd");
+  d.apply(edit(0, 99, 0, 99, "!"), PositionEncoding::Utf16);
+  CHECK(d.text() == "ab!\r\ncd");
+}
+
+TEST_CASE("settings: flat keys, rule levels and bad values") {
+  dsls::analysis::Settings s;
+  std::vector<std::string> problems;
+  dsls::lsp::mergeSettings({{"deepspeedVersion", "0.14.2"},
+                            {"worldSize", 8},
+                            {"rules", {{"unknown-key", "off"}, {"overlap-comm-race", "error"}, {"x", "loud"}}},
+                            {"torchVersion", 3}},
+                           s, problems);
+  CHECK(s.deepspeedVersion == "0.14.2");
+  CHECK(s.deepspeedVersionSource == "editor settings");
+  CHECK(s.worldSize == 8);
+  REQUIRE(s.ruleOverrides.count("unknown-key"));
+  CHECK_FALSE(s.ruleOverrides["unknown-key"].has_value());
+  CHECK(s.ruleOverrides["overlap-comm-race"] == dsls::analysis::Severity::Error);
+  CHECK(s.ruleOverrides.count("x") == 0);
+  CHECK(problems.size() == 2);
+}

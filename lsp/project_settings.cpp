@@ -157,12 +157,15 @@ std::vector<std::string> versionRoots(const fs::path& start, const std::string& 
 
 std::optional<std::optional<analysis::Severity>> parseRuleLevel(std::string_view s) {
   using analysis::Severity;
-  if (s == "off" || s == "none" || s == "ignore") return std::optional<Severity>{};
-  if (s == "error") return std::optional<Severity>{Severity::Error};
-  if (s == "warning" || s == "warn") return std::optional<Severity>{Severity::Warning};
-  if (s == "information" || s == "info") return std::optional<Severity>{Severity::Information};
-  if (s == "hint") return std::optional<Severity>{Severity::Hint};
-  return std::nullopt;
+  static const std::map<std::string_view, std::optional<Severity>> levels = {
+      {"off", std::nullopt},           {"none", std::nullopt},
+      {"ignore", std::nullopt},        {"error", Severity::Error},
+      {"warning", Severity::Warning},  {"warn", Severity::Warning},
+      {"information", Severity::Information}, {"info", Severity::Information},
+      {"hint", Severity::Hint}};
+  auto it = levels.find(s);
+  if (it == levels.end()) return std::nullopt;
+  return std::make_optional(it->second);
 }
 
 std::optional<ProjectSettings> parseProjectSettings(std::string_view text, const std::string& fileName) {

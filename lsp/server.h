@@ -106,6 +106,9 @@ class Server {
   void withAnalysis(const std::string& uri, std::function<void(const OpenDocument*)> fn);
   void publishDiagnostics(const OpenDocument& od);
   Json diagnosticsJson(const OpenDocument& od) const;
+  // The document's findings plus related information from linked open documents (log <-> config).
+  std::vector<analysis::Finding> linkedFindings(const OpenDocument& od) const;
+  void republishLinked(const OpenDocument& changed);
   OpenDocument* find(const std::string& uri);
   static std::string documentUri(const Json& params);
 

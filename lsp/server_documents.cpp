@@ -1,4 +1,5 @@
 // Document sync, debounced analysis on the pool, and diagnostics (push and pull).
+#include "analysis/facade/cross_links.h"
 #include "lsp/server.h"
 #include "lsp/to_lsp.h"
 
@@ -63,10 +64,17 @@ void Server::onDidClose(const Json& params) {
     return;
   }
   auto waiters = std::move(it->second.waiters);
+  auto analysis = it->second.analysis;
   documents_.erase(it);
   for (auto& w : waiters) w(nullptr);
   if (!caps_.pullDiagnostics)
     notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", Json::array()}});
+  // Links to the closed document disappear from the others.
+  if (analysis && (analysis->config || analysis->log)) {
+    OpenDocument gone;
+    gone.analysis = analysis;
+    republishLinked(gone);
+  }
 }
 
 void Server::scheduleAnalysis(OpenDocument& od, bool immediately) {
@@ -117,6 +125,7 @@ void Server::analysisDone(const std::string& uri, std::uint64_t revision,
   od->analysis = std::move(result);
   od->analysisRevision = revision;
   if (!caps_.pullDiagnostics) publishDiagnostics(*od);
+  if (od->analysis->config || od->analysis->log) republishLinked(*od);
   auto waiters = std::move(od->waiters);
   for (auto& w : waiters) w(od);
 }
@@ -139,8 +148,34 @@ Json Server::diagnosticsJson(const OpenDocument& od) const {
                        uri = it->first;
                        return &it->second.doc->lines();
                      }};
-  for (const auto& f : od.analysis->findings) list.push_back(convert.diagnostic(f));
+  for (const auto& f : linkedFindings(od)) list.push_back(convert.diagnostic(f));
   return list;
+}
+
+std::vector<analysis::Finding> Server::linkedFindings(const OpenDocument& od) const {
+  std::vector<analysis::Finding> findings = od.analysis->findings;
+  for (const auto& [uri, other] : documents_) {
+    if (&other == &od || !other.analysis) continue;
+    if (od.analysis->config && other.analysis->log)
+      for (auto& [i, related] : analysis::crossLink(*od.analysis, *other.analysis).forConfig)
+        findings[i].related.push_back(related);
+    if (od.analysis->log && other.analysis->config)
+      for (auto& [i, related] : analysis::crossLink(*other.analysis, *od.analysis).forLog)
+        findings[i].related.push_back(related);
+  }
+  return findings;
+}
+
+void Server::republishLinked(const OpenDocument& changed) {
+  if (caps_.pullDiagnostics) {
+    if (caps_.diagnosticRefresh) request("workspace/diagnostic/refresh", nullptr, [](const Json&, const Json&) {});
+    return;
+  }
+  for (const auto& [uri, other] : documents_) {
+    if (&other == &changed || !other.analysis || other.analysisRevision != other.doc->revision()) continue;
+    bool linked = (changed.analysis->config && other.analysis->log) || (changed.analysis->log && other.analysis->config);
+    if (linked) publishDiagnostics(other);
+  }
 }
 
 void Server::publishDiagnostics(const OpenDocument& od) {

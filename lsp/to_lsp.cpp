@@ -66,6 +66,8 @@ std::string ruleDocsUri(const std::string& code) {
     }
     return protocol::pathToUri(std::string(DSLS_DOCS_DIR) + "/rules");
   }();
+  // Log findings share one page describing the failure catalogue.
+  if (code.rfind("log-", 0) == 0) return base + "/../logs/README.md";
   return base + "/" + code + ".md";
 }
 

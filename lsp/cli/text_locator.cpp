@@ -30,7 +30,7 @@ void TextLocator::feed(std::string_view chunk) {
   const std::size_t base = consumed_;
   std::size_t segmentStart = 0;  // start in `chunk` of the current line's bytes not yet copied
   auto keep = [&](std::size_t end) {
-    if (nextWanted_ < lineWanted_.size() && current_.size() < maxLineBytes_ && end > segmentStart)
+    if ((capturing_ || nextWanted_ < lineWanted_.size()) && current_.size() < maxLineBytes_ && end > segmentStart)
       current_.append(chunk.substr(segmentStart, std::min(end - segmentStart, maxLineBytes_ - current_.size())));
   };
   for (std::size_t i = 0; i < chunk.size(); ++i) {

@@ -20,7 +20,8 @@ starting with '#' are ignored; a line ending in '\\' continues on the next):
   expect-exit CODE [SECONDS]   the process exits with CODE within SECONDS (default 2)
   sleep SECONDS
 
-"$NAME" inside JSON is replaced by a remembered value (as JSON).
+"$NAME" inside JSON is replaced by a remembered value (as JSON); "$FIXTURES" is the file URI of
+the fixtures/ folder next to the transcript.
 """
 import json
 import os
@@ -185,6 +186,8 @@ def run(binary, script_path):
         if line.startswith("#! args "):
             args = line[len("#! args "):].split()
     session = Session(binary, args)
+    session.values["FIXTURES"] = "file://" + os.path.join(base_dir, "fixtures")
+    session.values["FIXTURES_PINNED"] = session.values["FIXTURES"] + "/pinned_workspace"
     try:
         for number, line in enumerate(lines, 1):
             stripped = line.strip()

@@ -33,16 +33,15 @@ int serve(dsls::lsp::LogLevel level) {
   // A client that disappears must surface as a write error, not kill the process.
   std::signal(SIGPIPE, SIG_IGN);
   dsls::lsp::Logger log(level);
-  int code;
-  {
-    dsls::lsp::Transport transport(STDIN_FILENO, STDOUT_FILENO, log);
-    dsls::lsp::Server server(transport, log);
-    log.info("dsls {} serving on stdio", DSLS_VERSION);
-    code = server.run();
-    transport.flush();
-  }
+  dsls::lsp::Transport transport(STDIN_FILENO, STDOUT_FILENO, log);
+  dsls::lsp::Server server(transport, log);
+  log.info("dsls {} serving on stdio", DSLS_VERSION);
+  int code = server.run();
+  transport.flush();
   std::fflush(stderr);
-  // The reader thread may still be blocked in read(); leave without waiting for it.
+  // Leave without running the destructors: the reader thread may still be blocked in
+  // read(), and joining the pool would wait for analyses still running (seconds for a
+  // large pasted log) although nothing they hold needs saving.
   std::_Exit(code);
 }
 

@@ -245,12 +245,16 @@ ResolvedSettings resolveSettings(const std::string& path, const analysis::Settin
     detectWorkspaceVersions(versionRoots(startDirectory(path), out.projectFile), s, quiet);
   }
 
+  // A --select replaces the project's selection and re-enables what the project switched off.
   out.select = flags.select ? flags.select : project ? project->select : std::nullopt;
-  out.ignore = project ? project->ignore : std::vector<std::string>{};
+  if (project && !flags.select) out.ignore = project->ignore;
   out.ignore.insert(out.ignore.end(), flags.ignore.begin(), flags.ignore.end());
 
   // Fold everything into per-rule overrides for the registered codes; the caller's own overrides win.
-  std::map<std::string, std::optional<analysis::Severity>> overrides = project ? project->rules : decltype(overrides){};
+  std::map<std::string, std::optional<analysis::Severity>> overrides;
+  if (project)
+    for (const auto& [code, level] : project->rules)
+      if (level || !flags.select || !codeMatches(code, *flags.select)) overrides[code] = level;
   for (const std::string& code : knownCodes())
     if (!codeSelected(code, out.select, out.ignore)) overrides[code] = std::nullopt;
   for (const auto& [code, level] : base.ruleOverrides) overrides[code] = level;

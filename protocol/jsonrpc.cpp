@@ -66,7 +66,8 @@ Incoming parseMessage(std::string_view body) {
       return in;
     }
     in.method = method->get<std::string>();
-    if (auto params = msg.find("params"); params != msg.end()) {
+    // "params": null is sent by some clients (Eglot's shutdown) and means no params.
+    if (auto params = msg.find("params"); params != msg.end() && !params->is_null()) {
       if (!params->is_object() && !params->is_array()) {
         in.errorCode = ErrorCode::InvalidParams;
         in.errorMessage = "\"params\" must be an object or an array";

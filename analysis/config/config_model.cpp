@@ -50,14 +50,14 @@ void resolveStage(ZeroModel& z, const analysis::Settings& settings) {
   if (!stage) {
     z.stage = {0, Provenance::Default, nullptr, "stage is not set: DeepSpeed's default is 0"};
   } else if (isAuto(stage->value)) {
-    if (settings.launcher == "accelerate")
-      z.stage = {std::nullopt, Provenance::Auto, stage, "Accelerate fills stage from its DeepSpeed plugin"};
-    else if (settings.launcher == "hf" || settings.launcher == "deepspeed")
-      z.stage = {0, Provenance::Default, stage,
-                 "nothing fills \"auto\" for stage here, so DeepSpeed drops it and uses stage 0"};
+    // HF Trainer hands its config to Accelerate's DeepSpeed plugin, which fills the stage from
+    // ACCELERATE_DEEPSPEED_ZERO_STAGE (2 when unset); plain DeepSpeed drops "auto" (stage 0).
+    if (settings.launcher == "deepspeed")
+      z.stage = {0, Provenance::Default, stage, "plain DeepSpeed drops \"auto\" and uses stage 0"};
     else
       z.stage = {std::nullopt, Provenance::Auto, stage,
-                 "Accelerate fills \"auto\" from its plugin; under HF Trainer or plain DeepSpeed it becomes stage 0"};
+                 "HF Trainer and Accelerate fill it at launch from ACCELERATE_DEEPSPEED_ZERO_STAGE (2 when unset); "
+                 "plain DeepSpeed drops it and uses stage 0"};
   } else if (stage->value.kind == json::Kind::Number && stage->value.isInteger) {
     z.stage = {static_cast<int>(stage->value.number), Provenance::Explicit, stage, ""};
   } else {

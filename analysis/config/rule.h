@@ -35,4 +35,35 @@ void checkCommentsAndTrailingCommas(const RuleContext&, std::vector<analysis::Fi
 void checkDuplicateKeys(const RuleContext&, std::vector<analysis::Finding>&);
 void checkOverlapCommRace(const RuleContext&, std::vector<analysis::Finding>&);
 
+// Key and value rules (analysis/config/rules/: unknown_key, deprecated_key, invalid_value, version_keys, auto_values).
+void checkUnknownKeys(const RuleContext&, std::vector<analysis::Finding>&);
+void checkDeprecatedKeys(const RuleContext&, std::vector<analysis::Finding>&);
+void checkInvalidValues(const RuleContext&, std::vector<analysis::Finding>&);
+void checkKeysTooNew(const RuleContext&, std::vector<analysis::Finding>&);
+void checkKeysRemoved(const RuleContext&, std::vector<analysis::Finding>&);
+void checkAutoNotFilled(const RuleContext&, std::vector<analysis::Finding>&);
+void checkAutoOutsideHf(const RuleContext&, std::vector<analysis::Finding>&);
+// Combination rules (batch_size, precision, zero_stage, optimizer, defaults_changed, consistency).
+void checkBatchSize(const RuleContext&, std::vector<analysis::Finding>&);
+void checkPrecisionConflict(const RuleContext&, std::vector<analysis::Finding>&);
+void checkFp16OptionsInBf16(const RuleContext&, std::vector<analysis::Finding>&);
+void checkBf16OverflowUnchecked(const RuleContext&, std::vector<analysis::Finding>&);
+void checkMasterWeights(const RuleContext&, std::vector<analysis::Finding>&);
+void checkIgnoredAtStage(const RuleContext&, std::vector<analysis::Finding>&);
+void checkOffloadNeedsStage(const RuleContext&, std::vector<analysis::Finding>&);
+void checkNvmePath(const RuleContext&, std::vector<analysis::Finding>&);
+void checkLegacyStage1(const RuleContext&, std::vector<analysis::Finding>&);
+void checkHpzRace(const RuleContext&, std::vector<analysis::Finding>&);
+void checkMaxGradNorm(const RuleContext&, std::vector<analysis::Finding>&);
+void checkUnknownOptimizer(const RuleContext&, std::vector<analysis::Finding>&);
+void checkUnknownScheduler(const RuleContext&, std::vector<analysis::Finding>&);
+void checkAmpWithZero(const RuleContext&, std::vector<analysis::Finding>&);
+void checkLambLossScale(const RuleContext&, std::vector<analysis::Finding>&);
+void checkPrescaleWithReduceScatter(const RuleContext&, std::vector<analysis::Finding>&);
+void checkDefaultChanged(const RuleContext&, std::vector<analysis::Finding>&);
+void checkAccelerateNeedsZero(const RuleContext&, std::vector<analysis::Finding>&);
+void checkElasticityBatchKeys(const RuleContext&, std::vector<analysis::Finding>&);
+void checkIneffectiveSettings(const RuleContext&, std::vector<analysis::Finding>&);
+void checkConflictingSpellings(const RuleContext&, std::vector<analysis::Finding>&);
+
 }  // namespace dsls::config

@@ -3,6 +3,8 @@
 #include "lsp/to_lsp.h"
 #include "protocol/uri.h"
 
+#include <cctype>
+
 namespace dsls::cli {
 
 std::string pathToUriReference(const std::string& path) {
@@ -22,8 +24,11 @@ std::string pathToUriReference(const std::string& path) {
 }
 
 std::string ruleHelpUri(const std::string& base, const std::string& code) {
-  if (base.empty()) return lsp::ruleDocsUri(code);
-  return base + code + ".md";
+  if (!base.empty()) return base + code + ".md";
+  // A build can name where the pages are published; otherwise the files shipped with dsls.
+  std::string published = DSLS_RULE_DOCS_URL;
+  if (!published.empty()) return published + (published.ends_with("/") ? "" : "/") + code + ".md";
+  return lsp::ruleDocsUri(code);
 }
 
 }  // namespace dsls::cli

@@ -22,6 +22,21 @@ const char* severityColor(analysis::Severity s) {
   return "";
 }
 
+// The report without its SVG timeline, which a terminal cannot draw (json output keeps the timeline).
+std::string terminalMarkdown(std::string markdown) {
+  std::size_t open = markdown.find("<svg");
+  std::size_t close = markdown.find("</svg>", open == std::string::npos ? 0 : open);
+  if (open == std::string::npos || close == std::string::npos) return markdown;
+  markdown.erase(open, close + 6 - open);
+  // Drop a heading left with nothing under it.
+  std::size_t heading = markdown.rfind("\n## ", open);
+  if (heading != std::string::npos &&
+      markdown.find_first_not_of(" \t\r\n", markdown.find('\n', heading + 1)) >= open)
+    markdown.erase(heading + 1, open - heading - 1);
+  while (markdown.ends_with("\n\n")) markdown.pop_back();
+  return markdown;
+}
+
 std::string plural(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -48,8 +63,9 @@ class TextReporter : public Reporter {
   void file(const FileReport& r) override {
     for (const auto& f : r.findings) finding(r, f);
     if (logReport_ && r.log && !r.findings.empty()) {
-      out_ << "\n" << paint("\033[1m", "Log report for " + r.path) << "\n\n" << r.log->markdown();
-      if (!r.log->markdown().ends_with("\n")) out_ << "\n";
+      std::string markdown = terminalMarkdown(r.log->markdown());
+      out_ << "\n" << paint("\033[1m", "Log report for " + r.path) << "\n\n" << markdown;
+      if (!markdown.ends_with("\n")) out_ << "\n";
       out_ << "\n";
     }
     if (r.written) out_ << r.path << ": " << plural(r.fixed, "finding", "findings") << " fixed\n";
@@ -97,7 +113,9 @@ class TextReporter : public Reporter {
     std::string_view shown = clipColumns(line, kMaxShownColumns, cut);
     if (!line.empty() || start.column == 1) {
       out_ << " " << paint("\033[2m", gutter + " |") << " " << shown << (cut ? "…" : "") << "\n";
-      if (start.column <= kMaxShownColumns) {
+      // Carets under a whole line say nothing the line does not; they are left out.
+      bool wholeLine = start.column == 1 && (end.line > start.line || end.column > shownColumns(line));
+      if (start.column <= kMaxShownColumns && !wholeLine) {
         // Keep tabs so the carets line up under the text however tabs are shown.
         std::string lead;
         std::size_t column = 1;

@@ -18,12 +18,16 @@ TextLocator::TextLocator(std::vector<std::size_t> offsets, const std::vector<std
                          std::size_t maxLineBytes)
     : offsets_(sortedUnique(std::move(offsets))), lineWanted_(sortedUnique(wantLines)), maxLineBytes_(maxLineBytes) {}
 
-void TextLocator::closeLine(std::size_t) {
-  if (capturing_) lines_[line_] = current_;
+void TextLocator::closeLine() {
+  if (capturing_) {
+    if (!current_.empty() && current_.back() == '\r') current_.pop_back();
+    lines_[line_] = current_;
+  }
   capturing_ = false;
   current_.clear();
   ++line_;
   column_ = 1;
+  pendingCR_ = false;
 }
 
 void TextLocator::feed(std::string_view chunk) {
@@ -32,8 +36,15 @@ void TextLocator::feed(std::string_view chunk) {
   auto keep = [&](std::size_t end) {
     if ((capturing_ || nextWanted_ < lineWanted_.size()) && current_.size() < maxLineBytes_ && end > segmentStart)
       current_.append(chunk.substr(segmentStart, std::min(end - segmentStart, maxLineBytes_ - current_.size())));
+    segmentStart = end;
   };
   for (std::size_t i = 0; i < chunk.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(chunk[i]);
+    // A "\r" ends its line once the next byte shows it is not the start of "\r\n".
+    if (pendingCR_ && c != '\n') {
+      keep(i);
+      closeLine();
+    }
     const std::size_t at = base + i;
     while (nextOffset_ < offsets_.size() && offsets_[nextOffset_] <= at) {
       resolved_[offsets_[nextOffset_]] = {line_, column_, offsets_[nextOffset_]};
@@ -44,27 +55,23 @@ void TextLocator::feed(std::string_view chunk) {
       capturing_ = true;
       ++nextWanted_;
     }
-    const unsigned char c = static_cast<unsigned char>(chunk[i]);
-    if (c == '\n' || c == '\r') {
-      if (c == '\n' && pendingCR_) {  // second half of "\r\n": the line already ended
-        pendingCR_ = false;
-        segmentStart = i + 1;
-        continue;
-      }
+    if (c == '\r') {
+      pendingCR_ = true;
+      ++column_;
+    } else if (c == '\n') {
       keep(i);
-      closeLine(at);
-      pendingCR_ = c == '\r';
+      closeLine();
       segmentStart = i + 1;
-      continue;
+    } else if ((c & 0xC0) != 0x80) {
+      ++column_;
     }
-    pendingCR_ = false;
-    if ((c & 0xC0) != 0x80) ++column_;
   }
   keep(chunk.size());
   consumed_ += chunk.size();
 }
 
 void TextLocator::finish() {
+  if (pendingCR_) closeLine();
   for (; nextOffset_ < offsets_.size(); ++nextOffset_)
     resolved_[offsets_[nextOffset_]] = {line_, column_, offsets_[nextOffset_]};
   for (; nextWanted_ < lineWanted_.size(); ++nextWanted_) {

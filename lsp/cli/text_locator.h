@@ -32,8 +32,7 @@ class TextLocator {
   std::string lineText(std::size_t offset) const;
 
  private:
-  void resolveUpTo(std::size_t end, std::string_view chunk, std::size_t chunkBase);
-  void closeLine(std::size_t terminatorOffset);
+  void closeLine();
 
   std::vector<std::size_t> offsets_;  // sorted, unique
   std::size_t nextOffset_ = 0;        // index into offsets_

@@ -64,7 +64,7 @@ Outcome whatDeepSpeedDoes(const RuleContext& ctx, const AutoValue& a) {
   if (a.key->types & catalog::Bool)
     kept = "DeepSpeed keeps the string, and a non-empty string counts as true";
   else if (a.key->types & (catalog::Number | catalog::Integer))
-    kept = "DeepSpeed keeps the string and fails when it compares it with a number (TypeError)";
+    kept = "DeepSpeed keeps the string, and the first comparison or arithmetic with it fails (TypeError)";
   else
     kept = "DeepSpeed keeps the string \"auto\" as the value";
   switch (regime) {
@@ -145,8 +145,9 @@ void checkAutoOutsideHf(const RuleContext& ctx, std::vector<Finding>& out) {
     for (const AutoValue& a : filled) {
       Outcome o = whatDeepSpeedDoes(ctx, a);
       Finding f = makeFinding("auto-outside-hf", o.severity,
-                              fmt::format("{} is \"auto\", which only {} fill; launched with plain DeepSpeed, {}.",
-                                          a.key->path, fillerNames(a.key->autoFill), o.text),
+                              fmt::format("{} is \"auto\", which only {} {}; launched with plain DeepSpeed, {}.",
+                                          a.key->path, fillerNames(a.key->autoFill),
+                                          a.key->autoFill == AutoFill::HfAndAccelerate ? "fill" : "fills", o.text),
                               a.member->value.range);
       addDefaultFix(ctx, f, a, false);
       out.push_back(std::move(f));

@@ -47,11 +47,17 @@ std::size_t distance(const std::string& a, const std::string& b) {
 // The allowed string value closest to `value` (case-insensitive, at most two edits), as JSON text.
 std::optional<std::string_view> closestAllowed(const catalog::KeyInfo& key, std::string_view value) {
   std::optional<std::string_view> best;
-  std::size_t bestDistance = 3;
+  std::size_t bestDistance = 3, bestPrefix = 0;
+  std::string v = lower(value);
   for (std::string_view allowed : key.allowed) {
     if (allowed.size() < 2 || allowed.front() != '"') continue;
-    std::size_t d = distance(lower(value), lower(allowed.substr(1, allowed.size() - 2)));
-    if (d < bestDistance) bestDistance = d, best = allowed;
+    std::string a = lower(allowed.substr(1, allowed.size() - 2));
+    std::size_t d = distance(v, a);
+    std::size_t prefix = 0;
+    while (prefix < v.size() && prefix < a.size() && v[prefix] == a[prefix]) ++prefix;
+    // Ties go to the value sharing the longer start ("bfp16" -> "bf16", not "fp16").
+    if (d < bestDistance || (d == bestDistance && best && prefix > bestPrefix))
+      bestDistance = d, bestPrefix = prefix, best = allowed;
   }
   return best;
 }

@@ -57,8 +57,12 @@ std::string quotedList(const std::vector<std::string_view>& names) {
   return s;
 }
 
+// Suggestions cost an edit-distance pass over a section's keys; a generated file with
+// thousands of unknown keys gets them for the first ones only.
+constexpr std::size_t kSuggestionBudget = 200;
+
 void report(const RuleContext& ctx, const json::Node& object, const std::string& sectionPath, const json::Member& m,
-            std::vector<Finding>& out) {
+            std::size_t& budget, std::vector<Finding>& out) {
   Regime regime = regimeOf(sectionPath, ctx.model.deepspeed);
   // A leading underscore is a common way to keep a note or a disabled key in JSON; lenient
   // sections ignore it anyway, so it is only worth a word where DeepSpeed rejects it.
@@ -89,7 +93,10 @@ void report(const RuleContext& ctx, const json::Node& object, const std::string&
   if (regime == Regime::Lenient) f.tags.push_back(analysis::Tag::Unnecessary);
 
   // Where the key belongs, when it is a known key of another section.
-  std::vector<const catalog::KeyInfo*> homes = otherHomes(sectionPath, m.key);
+  bool suggest = budget > 0;
+  if (suggest) --budget;
+  std::vector<const catalog::KeyInfo*> homes;
+  if (suggest) homes = otherHomes(sectionPath, m.key);
   const json::Node& root = *ctx.model.root;
   if (!homes.empty()) {
     std::vector<std::string_view> sections;
@@ -109,7 +116,7 @@ void report(const RuleContext& ctx, const json::Node& object, const std::string&
         f.fixes.push_back(std::move(fix));
       }
     }
-  } else {
+  } else if (suggest) {
     std::vector<std::string_view> names;
     for (std::string_view s : catalog::suggest(sectionPath, m.key)) {
       if (object.find(s)) continue;  // renaming onto a present key would duplicate it
@@ -129,8 +136,8 @@ void report(const RuleContext& ctx, const json::Node& object, const std::string&
   out.push_back(std::move(f));
 }
 
-void judge(const RuleContext& ctx, const json::Node& object, const std::string& path, std::vector<Finding>& out,
-           int depth) {
+void judge(const RuleContext& ctx, const json::Node& object, const std::string& path, std::size_t& budget,
+           std::vector<Finding>& out, int depth) {
   if (depth > 32) return;
   const catalog::SectionInfo* section = catalog::findSection(path);
   if (!section) return;
@@ -140,11 +147,11 @@ void judge(const RuleContext& ctx, const json::Node& object, const std::string& 
     if (key || section->openKeys) {
       // Sections the target release does not have are reported by key-too-new / key-removed.
       if (key && !availableHere(ctx, *key)) continue;
-      if (m.value.kind == json::Kind::Object && catalog::findSection(child)) judge(ctx, m.value, child, out, depth + 1);
+      if (m.value.kind == json::Kind::Object && catalog::findSection(child)) judge(ctx, m.value, child, budget, out, depth + 1);
       continue;
     }
     if (reportedElsewhere(path, m.key)) continue;
-    report(ctx, object, path, m, out);
+    report(ctx, object, path, m, budget, out);
   }
 }
 
@@ -152,7 +159,8 @@ void judge(const RuleContext& ctx, const json::Node& object, const std::string& 
 
 void checkUnknownKeys(const RuleContext& ctx, std::vector<Finding>& out) {
   if (!ctx.model.root) return;
-  judge(ctx, *ctx.model.root, "", out, 0);
+  std::size_t budget = kSuggestionBudget;
+  judge(ctx, *ctx.model.root, "", budget, out, 0);
 }
 
 }  // namespace dsls::config

@@ -143,6 +143,7 @@ void checkNvmePath(const RuleContext& ctx, std::vector<Finding>& out) {
     if (stage && *stage != 3) continue;
     const json::Member* path = offload->find("nvme_path");
     if (path && path->value.kind == json::Kind::String && !path->value.string.empty()) continue;
+    if (offload->find("nvme_path_per_local_rank")) continue;  // the per-rank form some newer releases accept
     const json::Member* device = offload->find("device");
     Finding f = makeFinding("nvme-path-missing", Severity::Error,
                             fmt::format("{} offloads to NVMe but {}: DeepSpeed builds its swap directory from "

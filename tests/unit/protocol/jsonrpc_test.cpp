@@ -13,6 +13,9 @@ TEST_CASE("requests, notifications and responses are told apart") {
   auto strId = parseMessage(R"({"jsonrpc":"2.0","id":"abc","method":"shutdown"})");
   CHECK(strId.kind == Kind::Request);
   CHECK(strId.id == "abc");
+  auto nullParams = parseMessage(R"({"jsonrpc":"2.0","id":2,"method":"shutdown","params":null})");
+  CHECK(nullParams.kind == Kind::Request);
+  CHECK(nullParams.params.is_null());
   auto note = parseMessage(R"({"jsonrpc":"2.0","method":"initialized","params":{}})");
   CHECK(note.kind == Kind::Notification);
   auto resp = parseMessage(R"({"jsonrpc":"2.0","id":3,"result":null})");

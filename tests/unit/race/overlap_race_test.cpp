@@ -126,9 +126,13 @@ TEST_CASE("legacy boolean zero_optimization means stage 1 with overlap off") {
 TEST_CASE("stage \"auto\" is unknown unless the launcher is known") {
   const std::string text = R"({"zero_optimization": {"stage": "auto", "overlap_comm": true}})";
   CHECK(analyze(text, "0.14.2").race.empty());
+  Settings plain;
+  plain.launcher = "deepspeed";
+  CHECK(analyze(text, "0.14.2", "", plain).race.empty());  // plain DeepSpeed: stage 0
   Settings hf;
   hf.launcher = "hf";
-  CHECK(analyze(text, "0.14.2", "", hf).race.empty());  // becomes stage 0
+  ConfigAnalysis filled(text, hf);
+  CHECK_FALSE(filled.model().zero.stage.value.has_value());  // filled at launch, 2 unless the env says otherwise
   ConfigAnalysis a(text, Settings{});
   CHECK(a.model().zero.stage.provenance == dsls::config::Provenance::Auto);
 }

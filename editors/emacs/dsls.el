@@ -1,0 +1,529 @@
+;;; dsls.el --- DeepSpeed config and log diagnostics via the dsls language server -*- lexical-binding: t; -*-
+
+;; Version: 0.1.0
+;; Package-Requires: ((emacs "27.1") (jsonrpc "1.0.9"))
+;; Keywords: languages, tools
+
+;;; Commentary:
+
+;; Connects Emacs to dsls, the language server for DeepSpeed `ds_config' JSON
+;; files and multi-rank training logs.
+;;
+;; - `dsls-config-mode' (derived from `js-mode') is chosen for DeepSpeed configs:
+;;   files whose names match `dsls-config-globs', and, when
+;;   `dsls-detect-by-content' is non-nil, other .json files with top-level
+;;   DeepSpeed keys such as "zero_optimization".
+;; - `dsls-log-mode' is chosen for training logs (`dsls-log-file-regexp', and
+;;   .txt files that look like DeepSpeed or PyTorch distributed output).
+;; - Eglot: both modes are registered in `eglot-server-programs', so
+;;   `eglot-ensure' in their hooks starts dsls.  Diagnostics arrive in Flymake,
+;;   hovers in ElDoc, quick fixes through `eglot-code-actions'.
+;; - lsp-mode: a client with server id `dsls' is registered when lsp-mode is
+;;   loaded; this file does not require lsp-mode.
+;; - `dsls-diagnose-region' sends selected log lines (from any buffer, a shell
+;;   or terminal included) to the server and shows the report.
+;;
+;; Settings are defcustoms; change them with `customize' or `setopt' so running
+;; servers are told, or call `dsls-apply-settings' after `setq'.
+;;
+;;   (require 'dsls)
+;;   (add-hook 'dsls-config-mode-hook #'eglot-ensure)
+;;   (add-hook 'dsls-log-mode-hook #'eglot-ensure)
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'jsonrpc)
+(require 'js)
+(require 'seq)
+(require 'subr-x)
+
+(defgroup dsls nil
+  "DeepSpeed config and log diagnostics (dsls language server)."
+  :group 'tools
+  :prefix "dsls-")
+
+(defun dsls--set-and-apply (symbol value)
+  "Set SYMBOL to VALUE and send the new settings to running servers."
+  (set-default symbol value)
+  (dsls-apply-settings))
+
+(defcustom dsls-program "dsls"
+  "The dsls executable: a name looked up in `exec-path', or a file name."
+  :type 'string)
+
+(defcustom dsls-program-args '("--stdio")
+  "Arguments given to `dsls-program'."
+  :type '(repeat string))
+
+(defcustom dsls-deepspeed-version nil
+  "DeepSpeed version the configs are used with, such as \"0.16.4\".
+nil means unknown; version-dependent rules then assume the worst case."
+  :type '(choice (const :tag "Unknown" nil) string)
+  :initialize #'custom-initialize-default
+  :set #'dsls--set-and-apply)
+
+(defcustom dsls-torch-version nil
+  "PyTorch version, such as \"2.5.1\"; nil means unknown."
+  :type '(choice (const :tag "Unknown" nil) string)
+  :initialize #'custom-initialize-default
+  :set #'dsls--set-and-apply)
+
+(defcustom dsls-world-size nil
+  "Number of ranks the job runs on; nil means unknown."
+  :type '(choice (const :tag "Unknown" nil) natnum)
+  :initialize #'custom-initialize-default
+  :set #'dsls--set-and-apply)
+
+(defcustom dsls-launcher nil
+  "How training is launched; decides how \"auto\" values are judged."
+  :type '(choice (const :tag "Unknown" nil)
+                 (const :tag "deepspeed launcher" "deepspeed")
+                 (const :tag "Hugging Face Trainer" "hf")
+                 (const :tag "Hugging Face Accelerate" "accelerate"))
+  :initialize #'custom-initialize-default
+  :set #'dsls--set-and-apply)
+
+(defcustom dsls-rules nil
+  "Severity per rule code, as an alist of (CODE . SEVERITY) strings.
+SEVERITY is one of \"off\", \"error\", \"warning\", \"information\" or
+\"hint\", for example ((\"overlap-comm-race\" . \"error\"))."
+  :type '(alist :key-type (string :tag "Rule code")
+                :value-type (choice (const "off") (const "error") (const "warning")
+                                    (const "information") (const "hint")))
+  :initialize #'custom-initialize-default
+  :set #'dsls--set-and-apply)
+
+(defcustom dsls-config-globs '("*ds_config*.json" "*deepspeed*.json" "zero*.json" "ds_z*.json")
+  "File-name globs of DeepSpeed config files."
+  :type '(repeat string)
+  :initialize #'custom-initialize-default
+  :set #'dsls--set-and-apply)
+
+(defcustom dsls-detect-by-content t
+  "Non-nil means .json files with top-level DeepSpeed keys are configs too."
+  :type 'boolean)
+
+(defcustom dsls-log-file-regexp "\\.log\\'"
+  "Files whose names match this regexp open in `dsls-log-mode'.
+nil leaves .log files alone.  Text files (.txt) that look like training
+output open in `dsls-log-mode' regardless."
+  :type '(choice (const :tag "None" nil) regexp))
+
+;;;; Settings sent to the server
+
+(defun dsls--rules-object ()
+  "`dsls-rules' as a JSON object (a hash table, so no rules encodes as {})."
+  (let ((table (make-hash-table :test #'equal)))
+    (dolist (rule dsls-rules)
+      (when (and (stringp (car-safe rule)) (stringp (cdr-safe rule)))
+        (puthash (car rule) (cdr rule) table)))
+    table))
+
+(defun dsls-settings ()
+  "The settings object of the server contract, without unset keys."
+  (let ((settings (make-hash-table :test #'equal)))
+    (when (and (stringp dsls-deepspeed-version) (not (string-empty-p dsls-deepspeed-version)))
+      (puthash "deepspeedVersion" dsls-deepspeed-version settings))
+    (when (and (stringp dsls-torch-version) (not (string-empty-p dsls-torch-version)))
+      (puthash "torchVersion" dsls-torch-version settings))
+    (when (and (integerp dsls-world-size) (> dsls-world-size 0))
+      (puthash "worldSize" dsls-world-size settings))
+    (when (member dsls-launcher '("hf" "accelerate" "deepspeed"))
+      (puthash "launcher" dsls-launcher settings))
+    (puthash "rules" (dsls--rules-object) settings)
+    (puthash "configGlobs" (vconcat dsls-config-globs) settings)
+    settings))
+
+(defun dsls--configuration-answer (section)
+  "The value of workspace/configuration SECTION (\"dsls\" or \"dsls.KEY\")."
+  (cond ((equal section "dsls") (dsls-settings))
+        ((and (stringp section) (string-prefix-p "dsls." section))
+         (gethash (substring section 5) (dsls-settings)))
+        (t nil)))
+
+(defun dsls--command ()
+  "The command line that starts dsls."
+  (cons dsls-program dsls-program-args))
+
+;;;; File detection and modes
+
+(defconst dsls--top-level-keys
+  '("zero_optimization" "train_batch_size" "train_micro_batch_size_per_gpu"
+    "gradient_accumulation_steps" "zero_allow_untested_optimizer" "steps_per_print"
+    "wall_clock_breakdown" "activation_checkpointing")
+  "Top-level keys that mark a JSON file as a DeepSpeed config.")
+
+(defun dsls--glob-match-p (glob file)
+  "Non-nil if GLOB matches FILE (its name, or its path when GLOB has a slash)."
+  (let ((subject (if (string-match-p "/" glob) file (file-name-nondirectory file))))
+    (string-match-p (wildcard-to-regexp (if (string-match-p "/" glob)
+                                            (concat "*" (string-remove-prefix "**" glob))
+                                          glob))
+                    subject)))
+
+(defun dsls--json-has-deepspeed-keys-p ()
+  "Non-nil if the buffer holds JSON with a top-level DeepSpeed key."
+  (save-excursion
+    (save-restriction
+      (widen)
+      (goto-char (point-min))
+      (let ((parsed (condition-case nil
+                        (json-parse-buffer :object-type 'hash-table)
+                      (error 'unparsed))))
+        (if (hash-table-p parsed)
+            (cl-some (lambda (key) (gethash key parsed)) dsls--top-level-keys)
+          ;; Comments or trailing commas: fall back to a textual look.
+          (and (eq parsed 'unparsed)
+               (re-search-forward
+                (concat "\"" (regexp-opt dsls--top-level-keys) "\"[ \t\n]*:")
+                (min (point-max) 200000) t)))))))
+
+(defun dsls-config-file-p ()
+  "Non-nil if the current buffer visits a DeepSpeed config file."
+  (when-let ((file buffer-file-name))
+    (and (string-match-p "\\.json\\'" file)
+         (or (cl-some (lambda (glob) (dsls--glob-match-p glob file)) dsls-config-globs)
+             (and dsls-detect-by-content (dsls--json-has-deepspeed-keys-p))))))
+
+(defconst dsls--log-markers
+  (regexp-opt '("[rank" "[Rank " "deepspeed" "DeepSpeed" "torch.distributed" "NCCL" "ProcessGroupNCCL"))
+  "Text that marks a .txt file as training output.")
+
+(defun dsls-log-file-p ()
+  "Non-nil if the current buffer visits a training log."
+  (when-let ((file buffer-file-name))
+    (or (and dsls-log-file-regexp (string-match-p dsls-log-file-regexp file))
+        (and (string-match-p "\\.txt\\'" file)
+             (save-excursion
+               (goto-char (point-min))
+               (re-search-forward dsls--log-markers (min (point-max) 65536) t))))))
+
+;;;###autoload
+(define-derived-mode dsls-config-mode js-mode "DS-Config"
+  "Major mode for DeepSpeed ds_config JSON files, served by dsls."
+  (setq-local js-indent-level (if (boundp 'js-indent-level) js-indent-level 2)))
+
+(defvar dsls-log-mode-font-lock-keywords
+  '(("^\\(?:[^ \n]+: \\)?\\(\\[[Rr]ank ?-?[0-9]+\\]:?\\)" 1 font-lock-constant-face)
+    ("\\_<\\(?:Traceback\\|[A-Za-z.]*\\(?:Error\\|Exception\\)\\)\\_>" . font-lock-warning-face)
+    ("\\[\\(?:ERROR\\|E[0-9]\\{4\\}\\)" . font-lock-warning-face))
+  "Highlighting for `dsls-log-mode'.")
+
+;;;###autoload
+(define-derived-mode dsls-log-mode fundamental-mode "DS-Log"
+  "Major mode for DeepSpeed / PyTorch distributed training logs, served by dsls."
+  (setq-local font-lock-defaults '(dsls-log-mode-font-lock-keywords t)))
+
+;;;###autoload
+(add-to-list 'magic-mode-alist '(dsls-config-file-p . dsls-config-mode))
+;;;###autoload
+(add-to-list 'magic-mode-alist '(dsls-log-file-p . dsls-log-mode))
+
+;;;; Eglot
+
+(declare-function eglot--current-server-or-lose "eglot")
+(declare-function eglot-current-server "eglot")
+(defvar eglot-server-programs)
+(defvar eglot--servers-by-project)
+
+;; Defined by the `defclass' below once Eglot loads; named here so compiling
+;; this file without Eglot does not warn about the method dispatch on it.
+(declare-function dsls-eglot-server--eieio-childp "dsls")
+
+(defun dsls--eglot-contact (&optional _interactive)
+  "Eglot contact: the server class and the command line."
+  (cons 'dsls-eglot-server (dsls--command)))
+
+(with-eval-after-load 'eglot
+  (defclass dsls-eglot-server (eglot-lsp-server) ()
+    :documentation "A dsls process managed by Eglot.")
+
+  (cl-defmethod eglot-initialization-options ((_server dsls-eglot-server))
+    (dsls-settings))
+
+  (cl-defmethod eglot-handle-request
+    ((_server dsls-eglot-server) (_method (eql workspace/configuration)) &key items)
+    (apply #'vector
+           (mapcar (lambda (item) (dsls--configuration-answer (plist-get item :section)))
+                   items)))
+
+  ;; One entry per mode: Eglot sends one languageId per server.  Pushed to the
+  ;; front so they win over the js-mode entry that dsls-config-mode derives from.
+  (add-to-list 'eglot-server-programs '((dsls-log-mode :language-id "log") . dsls--eglot-contact))
+  (add-to-list 'eglot-server-programs '((dsls-config-mode :language-id "json") . dsls--eglot-contact)))
+
+(defun dsls--eglot-server-p (object)
+  "Non-nil if OBJECT is a dsls server managed by Eglot."
+  (and (find-class 'dsls-eglot-server nil)
+       (object-of-class-p object 'dsls-eglot-server)))
+
+(defun dsls--eglot-servers ()
+  "Running Eglot servers that are dsls."
+  (when (boundp 'eglot--servers-by-project)
+    (let (servers)
+      (maphash (lambda (_project list)
+                 (dolist (server list)
+                   (when (and (dsls--eglot-server-p server) (jsonrpc-running-p server))
+                     (push server servers))))
+               eglot--servers-by-project)
+      servers)))
+
+;;;; lsp-mode
+
+(declare-function lsp-register-client "lsp-mode")
+(declare-function make-lsp-client "lsp-mode")
+(declare-function lsp-stdio-connection "lsp-mode")
+(declare-function lsp-register-custom-settings "lsp-mode")
+(declare-function lsp-configuration-section "lsp-mode")
+(declare-function lsp--set-configuration "lsp-mode")
+(declare-function lsp-session "lsp-mode")
+(declare-function lsp--session-workspaces "lsp-mode")
+(declare-function lsp--workspace-client "lsp-mode")
+(declare-function lsp--client-server-id "lsp-mode")
+(defvar lsp-language-id-configuration)
+;; Bound instead of using lsp-mode's `with-lsp-workspace' macro, which does not
+;; exist when this file is compiled without lsp-mode.
+(defvar lsp--cur-workspace)
+
+(with-eval-after-load 'lsp-mode
+  (add-to-list 'lsp-language-id-configuration '(dsls-config-mode . "json"))
+  (add-to-list 'lsp-language-id-configuration '(dsls-log-mode . "log"))
+  (lsp-register-custom-settings
+   '(("dsls.deepspeedVersion" (lambda () dsls-deepspeed-version))
+     ("dsls.torchVersion" (lambda () dsls-torch-version))
+     ("dsls.worldSize" (lambda () dsls-world-size))
+     ("dsls.launcher" (lambda () dsls-launcher))
+     ("dsls.rules" dsls--rules-object)
+     ("dsls.configGlobs" (lambda () (vconcat dsls-config-globs)))))
+  (lsp-register-client
+   (make-lsp-client
+    :new-connection (lsp-stdio-connection #'dsls--command)
+    :major-modes '(dsls-config-mode dsls-log-mode)
+    :language-id (lambda (buffer)
+                   (if (provided-mode-derived-p (buffer-local-value 'major-mode buffer) 'dsls-log-mode)
+                       "log" "json"))
+    :server-id 'dsls
+    :priority 1
+    :add-on? t
+    :initialization-options #'dsls-settings
+    :initialized-fn (lambda (workspace)
+                      (let ((lsp--cur-workspace workspace))
+                        (lsp--set-configuration (lsp-configuration-section "dsls")))))))
+
+(defun dsls--lsp-mode-workspaces ()
+  "lsp-mode workspaces that run dsls."
+  (when (fboundp 'lsp-session)
+    (cl-remove-if-not (lambda (ws) (eq (lsp--client-server-id (lsp--workspace-client ws)) 'dsls))
+                      (lsp--session-workspaces (lsp-session)))))
+
+;;;; Settings changes
+
+(defvar dsls--connection nil
+  "Connection of `dsls-diagnose-region' when no Eglot server is running.")
+
+(defun dsls-apply-settings ()
+  "Send the current settings to every running dsls server."
+  (interactive)
+  (let ((params (list :settings (list :dsls (dsls-settings)))))
+    (dolist (server (dsls--eglot-servers))
+      (jsonrpc-notify server :workspace/didChangeConfiguration params))
+    (dolist (ws (dsls--lsp-mode-workspaces))
+      (let ((lsp--cur-workspace ws))
+        (lsp--set-configuration (lsp-configuration-section "dsls"))))
+    (when (and dsls--connection (jsonrpc-running-p dsls--connection))
+      (jsonrpc-notify dsls--connection :workspace/didChangeConfiguration params))))
+
+;;;; Diagnosing log text
+
+(defun dsls--private-connection ()
+  "A dsls connection owned by this package, started on first use."
+  (unless (and dsls--connection (jsonrpc-running-p dsls--connection))
+    (let* ((command (dsls--command))
+           (program (or (executable-find (car command)) (car command)))
+           (process (make-process :name "dsls"
+                                  :command (cons program (cdr command))
+                                  :connection-type 'pipe
+                                  :coding 'utf-8-emacs-unix
+                                  :noquery t
+                                  :stderr (get-buffer-create " *dsls stderr*")))
+           (connection (make-instance
+                        'jsonrpc-process-connection
+                        :name "dsls"
+                        :process process
+                        :events-buffer-scrollback-size 2000
+                        :request-dispatcher #'dsls--handle-request
+                        :notification-dispatcher #'ignore)))
+      (jsonrpc-request connection :initialize
+                       (list :processId (emacs-pid)
+                             :rootUri nil
+                             :clientInfo (list :name "dsls.el")
+                             :capabilities (list :workspace (list :configuration t))
+                             :initializationOptions (dsls-settings)))
+      (jsonrpc-notify connection :initialized (make-hash-table))
+      (setq dsls--connection connection)))
+  dsls--connection)
+
+(defun dsls--handle-request (_connection method params)
+  "Answer server requests METHOD with PARAMS on the private connection."
+  (pcase method
+    ('workspace/configuration
+     (apply #'vector (mapcar (lambda (item) (dsls--configuration-answer (plist-get item :section)))
+                             (plist-get params :items))))
+    (_ nil)))
+
+(defun dsls--command-connection ()
+  "The connection to send commands on: the buffer's Eglot server, any
+running dsls Eglot server, or the private connection."
+  (or (let ((current (and (fboundp 'eglot-current-server) (eglot-current-server))))
+        (and current (dsls--eglot-server-p current) current))
+      (car (dsls--eglot-servers))
+      (dsls--private-connection)))
+
+(defun dsls--clean-text (text)
+  "TEXT without the padding that terminals leave at line ends."
+  (replace-regexp-in-string "[ \t]+$" "" text))
+
+(defun dsls-diagnose-text (text)
+  "Run the server's dsls.diagnoseText on TEXT; return the result as a plist."
+  (jsonrpc-request (dsls--command-connection) :workspace/executeCommand
+                   (list :command "dsls.diagnoseText"
+                         :arguments (vector (list :text text)))
+                   :timeout 30))
+
+;;;###autoload
+(defun dsls-diagnose-region (beg end)
+  "Diagnose the log lines between BEG and END and show the report.
+Works in any buffer: a log file, a shell, compilation or terminal buffer."
+  (interactive (if (use-region-p)
+                   (list (region-beginning) (region-end))
+                 (list (point-min) (point-max))))
+  (let ((text (dsls--clean-text (buffer-substring-no-properties beg end))))
+    (when (string-blank-p text)
+      (user-error "Nothing to diagnose"))
+    (dsls-show-report (dsls-diagnose-text text))))
+
+;;;; Report buffer
+
+(defconst dsls--svg-data-uri-regexp
+  "!\\[[^]\n]*\\](\\(data:image/svg\\+xml[^)]*\\))"
+  "A markdown image whose source is an SVG data: URI.")
+
+(defun dsls--svg-from-data-uri (uri)
+  "The SVG text of data: URI, or nil."
+  (when (string-match "\\`data:image/svg\\+xml\\([^,]*\\),\\(\\(?:.\\|\n\\)*\\)\\'" uri)
+    (let ((meta (match-string 1 uri))
+          (payload (match-string 2 uri)))
+      (if (string-match-p ";base64" meta)
+          (decode-coding-string (base64-decode-string payload) 'utf-8)
+        (decode-coding-string (url-unhex-string payload) 'utf-8)))))
+
+(declare-function url-unhex-string "url-util")
+(autoload 'url-unhex-string "url-util")
+
+(defun dsls--render-findings (findings)
+  "Plain markdown for FINDINGS, for a server answer without markdown."
+  (if (seq-empty-p findings)
+      "No known DeepSpeed failure pattern was found in the selected text.\n"
+    (mapconcat
+     (lambda (f)
+       (let ((rank (plist-get f :initiatingRank))
+             (collateral (append (plist-get f :collateralRanks) nil)))
+         (concat
+          (format "## %s\n\nRule: `%s`\n\n" (plist-get f :title) (plist-get f :id))
+          (format "Initiating %s%s.\n"
+                  (if (numberp rank) (format "rank %d" rank) "rank unknown")
+                  (if collateral
+                      (format "; collateral ranks %s" (mapconcat #'number-to-string collateral ", "))
+                    ""))
+          (when-let ((evidence (append (plist-get f :evidence) nil)))
+            (concat "\n```text\n"
+                    (mapconcat (lambda (e) (format "line %s: %s" (plist-get e :line) (plist-get e :text)))
+                               evidence "\n")
+                    "\n```\n"))
+          (when-let ((fix (plist-get f :fix))) (format "\n**Fix:** %s\n" fix))
+          (when-let ((verify (plist-get f :verify))) (format "\n**Verify:** %s\n" verify)))))
+     findings "\n")))
+
+(defun dsls--config-keys (findings)
+  "Config keys named by FINDINGS, each once."
+  (let (keys)
+    (seq-doseq (f findings)
+      (seq-doseq (k (or (plist-get f :configKeys) []))
+        (when (stringp k) (cl-pushnew k keys :test #'equal))))
+    (nreverse keys)))
+
+(defun dsls--insert-timeline (svg)
+  "Insert SVG as an image where Emacs can show one.
+Elsewhere save it to a file and insert the file name."
+  (if (and (display-images-p) (image-type-available-p 'svg))
+      (insert-image (create-image svg 'svg t) "[rank timeline]")
+    (let ((file (make-temp-file "dsls-timeline-" nil ".svg" svg)))
+      (insert (format "[rank timeline: %s]" file))
+      (setq-local dsls--timeline-file file))))
+
+(defvar-local dsls--timeline-file nil
+  "File the report's rank timeline was saved to, on displays without images.")
+
+(defun dsls-show-report (result)
+  "Show RESULT of dsls.diagnoseText in the *dsls diagnosis* buffer; return it."
+  (let* ((findings (or (plist-get result :findings) []))
+         (markdown (plist-get result :markdown))
+         (body (if (and (stringp markdown) (not (string-blank-p markdown)))
+                   markdown
+                 (dsls--render-findings findings)))
+         (buffer (get-buffer-create "*dsls diagnosis*")))
+    (with-current-buffer buffer
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (if (fboundp 'markdown-mode) (markdown-mode) (text-mode))
+        (insert body)
+        ;; Replace each SVG (data: image or inline <svg>) with something Emacs can show.
+        (goto-char (point-min))
+        (while (re-search-forward dsls--svg-data-uri-regexp nil t)
+          (let ((uri (match-string 1)))
+            (replace-match "")
+            (when-let ((svg (dsls--svg-from-data-uri uri)))
+              (dsls--insert-timeline svg))))
+        (goto-char (point-min))
+        (while (re-search-forward "<svg\\(?:.\\|\n\\)*?</svg>" nil t)
+          (let ((svg (match-string 0)))
+            (replace-match "")
+            (dsls--insert-timeline svg)))
+        (when-let ((keys (dsls--config-keys findings)))
+          (goto-char (point-max))
+          (insert "\n\n## Related ds_config keys\n\n")
+          (dolist (key keys)
+            (insert "- ")
+            (insert-text-button key 'action (lambda (_) (dsls-visit-config-key key))
+                                'help-echo "Go to this key in an open ds_config")
+            (insert "\n")))
+        (goto-char (point-min))
+        (setq buffer-read-only t)))
+    (display-buffer buffer)
+    buffer))
+
+(defun dsls-visit-config-key (key)
+  "Go to KEY in an open ds_config buffer.
+KEY is a dotted path such as zero_optimization.overlap_comm."
+  (interactive "sds_config key: ")
+  (let ((parts (split-string key "\\." t))
+        found)
+    (dolist (buffer (buffer-list))
+      (unless found
+        (with-current-buffer buffer
+          (when (derived-mode-p 'dsls-config-mode)
+            (save-excursion
+              (goto-char (point-min))
+              (when (cl-every (lambda (part)
+                                (re-search-forward (concat "\"" (regexp-quote part) "\"[ \t\n]*:") nil t))
+                              parts)
+                (setq found (cons buffer (match-beginning 0)))))))))
+    (if (not found)
+        (message "No open ds_config defines %s" key)
+      (pop-to-buffer (car found))
+      (goto-char (1+ (cdr found)))
+      t)))
+
+(provide 'dsls)
+;;; dsls.el ends here

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# CTest entry: the packaged extension in real VS Code (code-server 4.100.3),
+# driven through Debian's Chromium with playwright-core.
+# Usage: run-code-server.sh <dsls> <work-dir>
+# Needs <work-dir>/dsls.vsix from run-vscode-extension.sh (the dsls binary is
+# bundled in it). Screenshots go to tests/artifacts/code-server/.
+set -euo pipefail
+dsls=$1; work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+chromium=${CHROMIUM:-/usr/bin/chromium}
+skip() { echo "*** SKIPPED: $* ***" >&2; exit 77; }
+command -v node >/dev/null && command -v npm >/dev/null || skip "node and npm are needed (scripts/install-deps.sh test)"
+[[ -x $chromium ]] || skip "Chromium is not installed at $chromium (Debian package chromium)"
+command -v rg >/dev/null || skip "ripgrep is needed to install code-server offline (Debian package ripgrep)"
+[[ $(node -p 'process.versions.node.split(".")[0]') == 20 ]] || skip "code-server 4.100.3 needs Node 20, found $(node --version)"
+[[ -x $dsls ]] || { echo "dsls binary not found at $dsls" >&2; exit 1; }
+vsix="$work/dsls.vsix"
+[[ -f $vsix ]] || { echo "$vsix is missing: the editors.vscode-extension test makes it" >&2; exit 1; }
+
+bash "$here/lib/npm-ci.sh" "$here" --ignore-scripts
+
+# code-server's install: native modules are built (build-essential, libkrb5-dev,
+# libxkbfile-dev, libsecret-1-dev, libx11-dev); its ripgrep download is served from
+# the cache it checks first, filled with Debian's rg.
+scratch="$work/code-server"
+mkdir -p "$scratch/tmp"
+rgcache="$scratch/tmp/vscode-ripgrep-cache-1.15.11"
+if [[ ! -f $rgcache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz ]]; then
+  mkdir -p "$rgcache" "$scratch/rg" && cp "$(command -v rg)" "$scratch/rg/rg"
+  tar -czf "$rgcache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" -C "$scratch/rg" rg
+fi
+TMPDIR="$scratch/tmp" npm_config_unsafe_perm=true npm_config_yes=true \
+  npm_config_dangerously_allow_all_scripts=true \
+  bash "$here/lib/npm-ci.sh" "$here/code-server"
+code_server="$here/code-server/node_modules/.bin/code-server"
+
+# A fresh profile per run, all state kept under the scratch folder.
+run="$scratch/run"
+rm -rf "$run" && mkdir -p "$run"/{user/User,extensions,home,workspace,xdg/config,xdg/data,xdg/cache}
+export HOME="$run/home" XDG_CONFIG_HOME="$run/xdg/config" XDG_DATA_HOME="$run/xdg/data" XDG_CACHE_HOME="$run/xdg/cache"
+cp "$here/fixtures/ds_config_zero2_race.json" "$run/workspace/ds_config.json"
+cp "$here/fixtures/oom_then_timeouts.log" "$run/workspace/train.log"
+cat > "$run/user/User/settings.json" <<'JSON'
+{
+  "security.workspace.trust.enabled": false,
+  "workbench.startupEditor": "none",
+  "workbench.tips.enabled": false,
+  "workbench.enableExperiments": false,
+  "telemetry.telemetryLevel": "off",
+  "extensions.autoUpdate": false,
+  "extensions.autoCheckUpdates": false,
+  "update.mode": "none",
+  "editor.hover.delay": 100,
+  "terminal.integrated.gpuAcceleration": "off",
+  "terminal.integrated.rightClickBehavior": "default",
+  "terminal.integrated.defaultProfile.linux": "bash",
+  "terminal.integrated.shellIntegration.enabled": false,
+  "dsls.trace.server": "messages"
+}
+JSON
+common=(--user-data-dir "$run/user" --extensions-dir "$run/extensions")
+"$code_server" "${common[@]}" --install-extension "$vsix" --force
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$code_server" "${common[@]}" --bind-addr "127.0.0.1:$port" --auth none --disable-telemetry \
+  --disable-update-check --disable-workspace-trust --disable-getting-started-override \
+  "$run/workspace" >"$run/code-server.log" 2>&1 &
+server_pid=$!
+cleanup() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; }
+trap cleanup EXIT
+for _ in $(seq 1 100); do
+  node -e 'fetch(process.argv[1]).then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))' \
+    "http://127.0.0.1:$port/healthz" && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$run/code-server.log"; exit 1; }
+  sleep 0.2
+done
+
+artifacts="$repo/tests/artifacts/code-server"
+mkdir -p "$artifacts"
+status=0
+CODE_SERVER_URL="http://127.0.0.1:$port/?folder=$run/workspace" CHROMIUM="$chromium" ARTIFACTS="$artifacts" \
+  timeout 300 node "$here/code-server/e2e.cjs" || status=$?
+if ((status != 0)); then
+  echo "---- code-server log"; tail -40 "$run/code-server.log"
+  echo "---- extension host and dsls output"
+  find "$run/user/logs" -type f \( -name 'exthost*.log' -o -name '*dsls*' -o -name '*DeepSpeed*' \) -print0 2>/dev/null |
+    xargs -0 -r tail -n 60
+fi
+exit $status

@@ -1,0 +1,59 @@
+// Bad or huge input never crashes or stalls the rules or completion.
+#include <doctest/doctest.h>
+
+#include "analysis/config/config_features.h"
+#include "tests/unit/config/config_test_support.h"
+
+#include <chrono>
+
+using namespace dsls;
+
+namespace {
+
+double secondsToAnalyse(const std::string& text, const analysis::Settings& settings = {}) {
+  auto start = std::chrono::steady_clock::now();
+  analysis::ConfigAnalysis a(text, settings);
+  (void)config::complete(a, text.size() / 2, true);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+TEST_CASE("thousands of unknown keys with long names stay fast") {
+  std::string text = "{\"zero_optimization\": {\"stage\": 2";
+  for (int i = 0; i < 5000; ++i) text += ",\"overlap_comm_typo_number_" + std::to_string(i) + std::string(60, 'x') + "\": 1";
+  text += "}";
+  for (int i = 0; i < 5000; ++i) text += ",\"train_batch_sizes_" + std::to_string(i) + "\": \"auto\"";
+  text += "}";
+  analysis::Settings s;
+  s.launcher = "deepspeed";
+  s.deepspeedVersion = "0.16.0";
+  s.worldSize = 8;
+  CHECK(secondsToAnalyse(text, s) < 10.0);
+}
+
+TEST_CASE("deep nesting, odd values and truncated text") {
+  std::string deep;
+  for (int i = 0; i < 3000; ++i) deep += "{\"zero_optimization\": ";
+  CHECK(secondsToAnalyse(deep) < 10.0);
+
+  for (std::string text :
+       {"", "null", "[]", "\"auto\"", "{\"zero_optimization\": null}", "{\"zero_optimization\": [1, 2]}",
+        "{\"zero_optimization\": {\"stage\": 1e400}}", "{\"zero_optimization\": {\"stage\": -3}}",
+        "{\"train_batch_size\": 1e300, \"train_micro_batch_size_per_gpu\": 3, \"gradient_accumulation_steps\": 7}",
+        "{\"train_batch_size\": 0, \"train_micro_batch_size_per_gpu\": 0}", "{\"fp16\": true, \"bf16\": \"yes\"}",
+        "{\"optimizer\": {\"type\": \"\", \"params\": null}, \"scheduler\": {\"type\": 5}}",
+        "{\"zero_optimization\": {\"offload_optimizer\": {\"device\": \"nvme\", \"ratio\": \"x\"}}}",
+        "{\"bf16\": {\"loss_scale\": 0,,}, \"aio\": {\"thread_count\":", "{\"\\u0000\": 1, \"\": {\"\": \"auto\"}}",
+        "{\"elasticity\": {\"enabled\": true}, \"train_batch_size\": \"auto\"}"}) {
+    INFO(text);
+    for (const char* launcher : {"", "hf", "accelerate", "deepspeed"}) {
+      analysis::Settings s;
+      s.launcher = launcher;
+      s.worldSize = 3;
+      CHECK_NOTHROW(analysis::ConfigAnalysis(text, s));
+      analysis::ConfigAnalysis a(text, s);
+      for (std::size_t at = 0; at <= text.size(); ++at) CHECK_NOTHROW(config::complete(a, at, true));
+    }
+  }
+}

@@ -259,10 +259,7 @@ nlohmann::json configSchema() {
   json body = SchemaBuilder(root).build(root);
   json schema = {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
                  {"title", "DeepSpeed configuration (ds_config.json)"}};
-  std::string description = body.value("description", std::string());
-  schema["description"] = "The DeepSpeed configuration file, as dsls knows it." +
-                          (description.empty() ? std::string() : " " + description);
-  body.erase("description");
+  if (!body.contains("description")) schema["description"] = "The DeepSpeed configuration file.";
   schema.update(body);
   return schema;
 }

@@ -15,7 +15,7 @@ namespace {
 
 std::string describeFlag(std::string_view name, const Resolved<bool>& r) {
   std::string value = r.value ? (*r.value ? "true" : "false") : "unknown";
-  std::string s = fmt::format("{} is {} ({}", name, value, provenanceLabel(r.provenance));
+  std::string s = fmt::format("{} = {} ({}", name, value, provenanceLabel(r.provenance));
   if (!r.why.empty() && r.provenance != Provenance::Explicit) s += ": " + r.why;
   return s + ")";
 }

@@ -68,14 +68,14 @@ TEST_CASE("the message names both values, their provenance and the version") {
   auto r = analyze(kZero2, "0.14.2");
   REQUIRE(r.race.size() == 1);
   const auto& m = r.race[0].message;
-  CHECK(m.find("overlap_comm is true (set in this file)") != std::string::npos);
-  CHECK(m.find("contiguous_gradients is true (DeepSpeed default") != std::string::npos);
+  CHECK(m.find("overlap_comm = true (set in this file)") != std::string::npos);
+  CHECK(m.find("contiguous_gradients = true (DeepSpeed default") != std::string::npos);
   CHECK(m.find("DeepSpeed 0.14.2") != std::string::npos);
   CHECK(m.find("0.19.0 or later") != std::string::npos);
   // The squiggle is on the overlap_comm key; related information points at the stage (contiguous is implicit).
   CHECK(r.text.substr(r.race[0].range.begin, r.race[0].range.end - r.race[0].range.begin) == "\"overlap_comm\"");
   REQUIRE_FALSE(r.race[0].related.empty());
-  CHECK(r.race[0].related[0].message.find("contiguous_gradients is true") != std::string::npos);
+  CHECK(r.race[0].related[0].message.find("contiguous_gradients = true") != std::string::npos);
 }
 
 TEST_CASE("unknown version: ZeRO-1/2 still warn and say which versions are affected") {

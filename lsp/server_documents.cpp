@@ -1,10 +1,16 @@
 // Document sync, debounced analysis on the pool, and diagnostics (push and pull).
 #include "analysis/facade/cross_links.h"
+#include "lsp/project_settings.h"
 #include "lsp/server.h"
 #include "lsp/to_lsp.h"
+#include "protocol/uri.h"
 
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/post.hpp>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace dsls::lsp {
 
@@ -67,6 +73,7 @@ void Server::onDidClose(const Json& params) {
   auto analysis = it->second.analysis;
   documents_.erase(it);
   for (auto& w : waiters) w(nullptr);
+  releaseMemorySoon();
   if (!caps_.pullDiagnostics)
     notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", Json::array()}});
   // Links to the closed document disappear from the others.
@@ -101,6 +108,9 @@ void Server::startAnalysis(const std::string& uri) {
                             settings = settings_]() mutable {
     std::shared_ptr<const analysis::DocumentAnalysis> result;
     try {
+      // The [tool.dsls] section of the nearest pyproject.toml applies under the editor's settings,
+      // so the editor and `dsls check` agree.
+      if (auto path = protocol::uriToPath(uri)) settings = settingsForFile(*path, settings);
       result = analysis::analyzeDocument(uri, language, std::move(text), settings);
     } catch (const std::exception& e) {
       log_.error("analysis of {} failed: {}", uri, e.what());
@@ -130,12 +140,34 @@ void Server::analysisDone(const std::string& uri, std::uint64_t revision,
   for (auto& w : waiters) w(od);
 }
 
-void Server::withAnalysis(const std::string& uri, std::function<void(const OpenDocument*)> fn) {
+void Server::withAnalysis(const std::string& uri, std::function<void(const OpenDocument*)> fn,
+                          std::optional<Reply> positioned) {
   OpenDocument* od = find(uri);
   if (!od) return fn(nullptr);
   if (od->analysis && od->analysisRevision == od->doc->revision()) return fn(od);
+  if (positioned) {
+    fn = [fn = std::move(fn), reply = std::move(*positioned), revision = od->doc->revision()](const OpenDocument* now) {
+      if (now && now->doc->revision() != revision) {
+        if (!reply.done())
+          reply.error(protocol::ErrorCode::ContentModified, "the document changed before the request was answered");
+        return;
+      }
+      fn(now);
+    };
+  }
   od->waiters.push_back(std::move(fn));
   if (od->inFlightRevision != od->doc->revision()) scheduleAnalysis(*od, true);
+}
+
+void Server::releaseMemorySoon() {
+#ifdef __GLIBC__
+  // glibc keeps what the closed documents' analyses freed in its arenas (the pool threads
+  // allocate in arenas of their own); without a trim the server stays at its peak size.
+  trimTimer_.expires_after(std::chrono::milliseconds(500));
+  trimTimer_.async_wait(boost::asio::bind_executor(strand_, [](const boost::system::error_code& ec) {
+    if (!ec) ::malloc_trim(0);
+  }));
+#endif
 }
 
 Json Server::diagnosticsJson(const OpenDocument& od) const {

@@ -157,6 +157,8 @@ def substitute(text, values):
         if name not in values:
             raise Failure(f"unknown value ${name}")
         return json.dumps(values[name])
+    # Paths inside strings: "$FIXTURES_X/sub/file" is expanded as text.
+    text = re.sub(r'\$(FIXTURES[A-Z_]*)/', lambda m: values[m.group(1)] + "/", text)
     return re.sub(r'"\$([A-Za-z_][A-Za-z0-9_]*)"', repl, text)
 
 
@@ -188,6 +190,7 @@ def run(binary, script_path):
     session = Session(binary, args)
     session.values["FIXTURES"] = "file://" + os.path.join(base_dir, "fixtures")
     session.values["FIXTURES_PINNED"] = session.values["FIXTURES"] + "/pinned_workspace"
+    session.values["FIXTURES_PYPROJECT"] = session.values["FIXTURES"] + "/pyproject_workspace"
     try:
         for number, line in enumerate(lines, 1):
             stripped = line.strip()

@@ -103,7 +103,13 @@ class Server {
   void analysisDone(const std::string& uri, std::uint64_t revision,
                     std::shared_ptr<const analysis::DocumentAnalysis> result);
   // Runs `fn` with the document's analysis for its current revision (at once, or when ready).
-  void withAnalysis(const std::string& uri, std::function<void(const OpenDocument*)> fn);
+  // `positioned` is the reply of a request whose params hold positions: when the document
+  // changes before its analysis is ready, those positions no longer point where the client
+  // meant, so that request is answered with ContentModified instead of running `fn`.
+  void withAnalysis(const std::string& uri, std::function<void(const OpenDocument*)> fn,
+                    std::optional<Reply> positioned = std::nullopt);
+  // Hands memory freed by closed documents back to the system shortly after the last close.
+  void releaseMemorySoon();
   void publishDiagnostics(const OpenDocument& od);
   Json diagnosticsJson(const OpenDocument& od) const;
   // The document's findings plus related information from linked open documents (log <-> config).
@@ -128,6 +134,7 @@ class Server {
   boost::asio::io_context io_;
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
   boost::asio::thread_pool pool_;
+  boost::asio::steady_timer trimTimer_{io_};
 
   enum class Phase { Uninitialized, Initialized, ShuttingDown } phase_ = Phase::Uninitialized;
   bool exiting_ = false;

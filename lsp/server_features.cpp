@@ -66,7 +66,7 @@ void Server::onHover(const Json& params, Reply reply) {
     if (!hover) return reply(nullptr);
     DSLS_CONVERSION(od);
     reply({{"contents", markup(caps_, hover->markdown)}, {"range", convert.range(hover->range)}});
-  });
+  }, reply);
 }
 
 void Server::onCodeAction(const Json& params, Reply reply) {
@@ -106,7 +106,7 @@ void Server::onCodeAction(const Json& params, Reply reply) {
       out.push_back(action);
     }
     reply(out);
-  });
+  }, reply);
 }
 
 void Server::onCompletion(const Json& params, Reply reply) {
@@ -133,7 +133,7 @@ void Server::onCompletion(const Json& params, Reply reply) {
       items.push_back(item);
     }
     reply(Json{{"isIncomplete", false}, {"items", items}});
-  });
+  }, reply);
 }
 
 void Server::onInlayHint(const Json& params, Reply reply) {
@@ -151,7 +151,7 @@ void Server::onInlayHint(const Json& params, Reply reply) {
       out.push_back(hint);
     }
     reply(out);
-  });
+  }, reply);
 }
 
 void Server::onDocumentSymbol(const Json& params, Reply reply) {

@@ -10,7 +10,8 @@ packages=(build-essential cmake pkg-config git
           nlohmann-json3-dev libboost-dev libre2-dev libfmt-dev doctest-dev libtomlplusplus-dev)
 if [[ $profile == test ]]; then
   packages+=(python3 strace neovim emacs-nox elpa-eglot nodejs npm ripgrep
-            elpa-lsp-mode chromium libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev)
+            elpa-lsp-mode chromium libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev
+            clang libclang-rt-dev libbenchmark-dev)
 fi
 
 missing=()

@@ -141,7 +141,8 @@ std::string describe(const KeyInfo* key, const SectionInfo* section) {
     for (std::size_t i = 1; i < key->defaultChanges.size(); ++i)
       add("The default became " + std::string(key->defaultChanges[i].value) + " in DeepSpeed " +
           std::string(key->defaultChanges[i].since) + ".");
-    if (key->autoFill != AutoFill::None && key->autoFill != AutoFill::DeepSpeedNative)
+    if (key->autoFill != AutoFill::None && key->autoFill != AutoFill::DeepSpeedNative &&
+        key->doc.find("\"auto\"") == std::string_view::npos)
       add(std::string("\"auto\" is filled in by ") + autoFiller(key->autoFill) + ".");
     if (!key->deprecatedBy.empty())
       add("Deprecated" + (key->deprecatedSince.empty() ? std::string() : " since " + std::string(key->deprecatedSince)) +

@@ -44,18 +44,21 @@ ssize_t readFull(int fd, char* buffer, std::size_t want) {
   return static_cast<ssize_t>(got);
 }
 
+// Only regular files: a FIFO or a device named by mistake must not block or stream forever.
+// O_NONBLOCK keeps open() itself from waiting for a FIFO's writer.
 int openForReading(const std::string& path, std::string& error) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     error = errnoText();
     return -1;
   }
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    error = S_ISDIR(st.st_mode) ? "is a folder" : "not a regular file";
     ::close(fd);
-    error = "is a folder";
     return -1;
   }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   return fd;
 }
 
@@ -115,21 +118,26 @@ bool readChunks(const std::string& path, const std::function<void(std::string_vi
 }
 
 SpooledStdin::~SpooledStdin() {
-  if (!path_.empty()) ::unlink(path_.c_str());
+  if (fd_ >= 0) ::close(fd_);
 }
 
+// The copy has no name in any folder (O_TMPFILE, or a name removed at once) and is read back
+// through /proc/self/fd, so nothing is left behind however dsls ends.
 bool SpooledStdin::spool(std::string& error) {
   std::error_code ec;
   std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
   if (ec) dir = "/tmp";
-  std::string name = (dir / "dsls-stdin-XXXXXX").string();
-  int fd = ::mkstemp(name.data());
-  if (fd < 0) {
+  fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd_ < 0) {
+    std::string name = (dir / "dsls-stdin-XXXXXX").string();
+    fd_ = ::mkstemp(name.data());
+    if (fd_ >= 0) ::unlink(name.c_str());
+  }
+  if (fd_ < 0) {
     error = "cannot create a temporary file for standard input: " + errnoText();
     return false;
   }
-  Fd out(fd);
-  path_ = name;
+  path_ = "/proc/self/fd/" + std::to_string(fd_);
   std::vector<char> buffer(kChunkBytes);
   while (true) {
     ssize_t n = ::read(STDIN_FILENO, buffer.data(), buffer.size());
@@ -140,7 +148,7 @@ bool SpooledStdin::spool(std::string& error) {
     }
     if (n == 0) return true;
     for (ssize_t done = 0; done < n;) {
-      ssize_t w = ::write(out.get(), buffer.data() + done, static_cast<std::size_t>(n - done));
+      ssize_t w = ::write(fd_, buffer.data() + done, static_cast<std::size_t>(n - done));
       if (w < 0 && errno == EINTR) continue;
       if (w < 0) {
         error = "cannot spool standard input: " + errnoText();

@@ -27,7 +27,7 @@ std::optional<std::string> readWholeFile(const std::string& path, std::size_t ma
 // Calls `chunk` for each piece read, in order; false with `error` set on a read error.
 bool readChunks(const std::string& path, const std::function<void(std::string_view)>& chunk, std::string& error);
 
-// Standard input copied to a temporary file, removed when this object goes away.
+// Standard input copied to an unnamed temporary file, so that it can be read twice like a file.
 class SpooledStdin {
  public:
   SpooledStdin() = default;
@@ -39,6 +39,7 @@ class SpooledStdin {
   const std::string& path() const { return path_; }
 
  private:
+  int fd_ = -1;
   std::string path_;
 };
 

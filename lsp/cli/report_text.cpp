@@ -41,6 +41,15 @@ std::string plural(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// Control characters of a log line (colour codes, terminal commands) shown as "?", one column each,
+// so that a file cannot drive the terminal and the carets stay aligned. Tabs are kept.
+std::string printable(std::string_view text, bool keepNewlines = false) {
+  std::string out(text);
+  for (char& c : out)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && !(keepNewlines && c == '\n')) || c == 0x7f) c = '?';
+  return out;
+}
+
 // The first `maxColumns` code points of `line`, and whether it was cut.
 std::string_view clipColumns(std::string_view line, std::size_t maxColumns, bool& cut) {
   std::size_t columns = 0;
@@ -63,7 +72,7 @@ class TextReporter : public Reporter {
   void file(const FileReport& r) override {
     for (const auto& f : r.findings) finding(r, f);
     if (logReport_ && r.log && !r.findings.empty()) {
-      std::string markdown = terminalMarkdown(r.log->markdown());
+      std::string markdown = printable(terminalMarkdown(r.log->markdown()), true);
       out_ << "\n" << paint("\033[1m", "Log report for " + r.path) << "\n\n" << markdown;
       if (!markdown.ends_with("\n")) out_ << "\n";
       out_ << "\n";
@@ -105,10 +114,10 @@ class TextReporter : public Reporter {
     Position end = r.positions.at(f.range.end);
     out_ << paint("\033[1m", fmt::format("{}:{}:{}:", r.path, start.line, start.column)) << " "
          << paint(severityColor(f.severity), severityWord(f.severity)) << " "
-         << paint("\033[2m", "[" + f.code + "]") << " " << f.message << "\n";
+         << paint("\033[2m", "[" + f.code + "]") << " " << printable(f.message, true) << "\n";
     std::string gutter = std::to_string(start.line);
     std::string pad(gutter.size(), ' ');
-    std::string line = r.positions.lineText(f.range.begin);
+    std::string line = printable(r.positions.lineText(f.range.begin));
     bool cut = false;
     std::string_view shown = clipColumns(line, kMaxShownColumns, cut);
     if (!line.empty() || start.column == 1) {

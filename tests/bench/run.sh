@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The benchmark command: measures dsls next to its peers and rewrites docs/benchmarks.md.
+#   tests/bench/run.sh            full run (about 15 minutes on a 2-core machine)
+#   tests/bench/run.sh --quick    a short pass that checks the pipeline; writes to the build dir only
+# Environment: DSLS_BENCH_BUILD_DIR (default build-bench), DSLS_BENCH_LOG (default /tmp/dsls-bench/train-1g.log).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+quick=false
+[[ ${1:-} == --quick ]] && quick=true
+build=${DSLS_BENCH_BUILD_DIR:-build-bench}
+
+for tool in node npm rg grep python3; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool is required (scripts/install-deps.sh test)" >&2; exit 1; }
+done
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDSLS_BENCH=ON >/dev/null
+cmake --build "$build" -j"$(nproc)" --target dsls dsls_microbench
+
+# The peer server, pinned by the committed lockfile.
+if [[ ! -x tests/bench/node_modules/.bin/vscode-json-language-server ]]; then
+  (cd tests/bench && npm ci --no-audit --no-fund --ignore-scripts)
+fi
+peer=tests/bench/node_modules/vscode-langservers-extracted/bin/vscode-json-language-server
+
+out=$build/bench-results
+mkdir -p "$out"
+if $quick; then
+  log=/tmp/dsls-bench/train-64m.log mib=64 runs=1 requests=100 log_runs=1 reps=1
+else
+  log=${DSLS_BENCH_LOG:-/tmp/dsls-bench/train-1g.log} mib=1024 runs=5 requests=1000 log_runs=3 reps=5
+fi
+mkdir -p "$(dirname "$log")"
+echo "bench: generating $log" >&2
+python3 tests/bench/gen_log.py "$log" --mib "$mib"
+
+echo "bench: LSP latency ($runs sessions per server)" >&2
+python3 tests/bench/lsp_bench.py --dsls "$build/lsp/dsls" --peer-script "$peer" --runs "$runs" \
+  --requests "$requests" --out "$out/lsp.json"
+echo "bench: log throughput" >&2
+python3 tests/bench/log_bench.py --dsls "$build/lsp/dsls" --log "$log" --runs "$log_runs" --out "$out/log.json"
+echo "bench: micro-benchmarks" >&2
+"$build/tests/bench/dsls_microbench" --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
+  --benchmark_format=json --benchmark_out="$out/micro.json" --benchmark_out_format=json >/dev/null
+
+report=docs/benchmarks.md
+$quick && report=$out/benchmarks.md
+python3 tests/bench/render_report.py --lsp "$out/lsp.json" --log "$out/log.json" --micro "$out/micro.json" \
+  --command "tests/bench/run.sh" --out "$report"
+echo "bench: wrote $report" >&2

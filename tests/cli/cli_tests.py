@@ -1,0 +1,788 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `dsls check`, `rules`, `explain` and `schema`, driving the real binary.
+
+Usage: cli_tests.py SUITE [unittest options]   (SUITE is one TestCase class below)
+Environment: DSLS_BIN (the dsls binary), DSLS_CORPUS_DIR (real ds_configs; CorpusGolden is
+skipped loudly without it), DSLS_NPM_CI (installs the node validators), DSLS_UPDATE_GOLDEN=1
+to rewrite the golden files instead of comparing with them. Exit 77 means skipped.
+"""
+import json
+import os
+import re
+import resource
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE / "fixtures"
+GOLDEN = HERE / "golden"
+DSLS = os.environ.get("DSLS_BIN", "")
+CORPUS = Path(os.environ.get("DSLS_CORPUS_DIR", str(HERE.parents[2] / "shared" / "corpus" / "configs")))
+UPDATE = os.environ.get("DSLS_UPDATE_GOLDEN") == "1"
+SKIP = 77
+
+FORMATS = {"text": "txt", "json": "json", "sarif": "sarif", "github": "github.txt"}
+# Goldens must not depend on the machine: no pyproject.toml or pins, no colour, fixed docs URL.
+STABLE = ["--isolated", "--color", "never", "--rule-docs-url", "https://dsls.invalid/rules/"]
+
+
+def run(args, cwd=None, stdin=None, env=None):
+    """Runs `dsls check ARGS`, or `dsls ARGS` when ARGS start with another command."""
+    full_env = dict(os.environ)
+    full_env.pop("NO_COLOR", None)
+    full_env.update(env or {})
+    if not args or args[0] not in ("check", "rules", "explain", "schema", "--version"):
+        args = ["check"] + args
+    return subprocess.run([DSLS] + args, cwd=cwd, input=stdin, capture_output=True, env=full_env, timeout=600)
+
+
+def version():
+    return run(["--version"]).stdout.decode().split()[-1]
+
+
+def normalise(text):
+    """The dsls version is the only thing in an output that changes without a behaviour change."""
+    return text.replace(f'"{version()}"', '"<dsls-version>"')
+
+
+def compare_golden(case, name, actual):
+    path = GOLDEN / name
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(actual, encoding="utf-8")
+        return
+    case.assertTrue(path.exists(), f"no golden file {path}; run with DSLS_UPDATE_GOLDEN=1 to create it")
+    expected = path.read_text(encoding="utf-8")
+    if expected != actual:
+        import difflib
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
+                                            f"golden/{name}", "actual", n=2))
+        case.fail(f"output differs from golden/{name} (DSLS_UPDATE_GOLDEN=1 rewrites it):\n{diff[:6000]}")
+
+
+def copy_tree(src, dst):
+    shutil.copytree(src, dst)
+    for p in Path(dst).rglob("*"):
+        p.chmod(p.stat().st_mode | stat.S_IWUSR)
+
+
+def tree_bytes(root):
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(Path(root).rglob("*")) if p.is_file()}
+
+
+def split_lines(text):
+    """Lines with their terminators, split at "\n" only (as diff does; str.splitlines also splits at "\r")."""
+    return re.findall(r"[^\n]*\n|[^\n]+$", text)
+
+
+def apply_unified_diff(files, diff):
+    """Applies `diff` (as dsls check --diff prints it) to {path: text}; checks every context line."""
+    lines = split_lines(diff)
+    i = 0
+    out = dict(files)
+    while i < len(lines):
+        assert lines[i].startswith("--- a/"), lines[i]
+        name = lines[i][6:].rstrip("\n")
+        assert lines[i + 1].startswith("+++ b/" + name)
+        i += 2
+        src = split_lines(files[name])
+        result, at = [], 0
+        while i < len(lines) and lines[i].startswith("@@"):
+            m = re.match(r"@@ -(\d+)(?:,(\d+))? \+\d+(?:,(\d+))? @@", lines[i])
+            start, count, new_count = int(m.group(1)), int(m.group(2) or 1), int(m.group(3) or 1)
+            first = start if count == 0 else start - 1
+            result += src[at:first]
+            at = first
+            i += 1
+            last = " "
+            # A hunk holds exactly `count` old and `new_count` new lines (plus "\ No newline" markers).
+            while count or new_count or (i < len(lines) and lines[i].startswith("\\")):
+                line = lines[i]
+                if line.startswith("\\"):
+                    if last != "-" and result and result[-1].endswith("\n"):
+                        result[-1] = result[-1][:-1]
+                elif line[0] in " -":
+                    assert src[at].rstrip("\n") == line[1:].rstrip("\n"), (src[at], line)
+                    if line[0] == " ":
+                        result.append(src[at])
+                        new_count -= 1
+                    count -= 1
+                    at += 1
+                else:
+                    assert line[0] == "+", line
+                    result.append(line[1:])
+                    new_count -= 1
+                last = line[0]
+                i += 1
+        result += src[at:]
+        out[name] = "".join(result)
+    return out
+
+
+class CliTest(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="dsls-cli-"))
+
+    def tearDown(self):
+        for p in self.tmp.rglob("*"):
+            try:
+                p.chmod(0o700 if p.is_dir() else 0o600)
+            except OSError:
+                pass
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def check_json(self, args, cwd=None, stdin=None):
+        r = run(args + ["--format", "json"], cwd=cwd, stdin=stdin)
+        return r, json.loads(r.stdout)
+
+
+class Golden(CliTest):
+    """Each format on each fixture, byte for byte."""
+
+    def test_fixture_goldens(self):
+        files = sorted(str(p.relative_to(FIXTURES)) for p in FIXTURES.rglob("*") if p.is_file())
+        self.assertGreaterEqual(len(files), 4)
+        for rel in files:
+            for fmt, ext in FORMATS.items():
+                with self.subTest(file=rel, format=fmt):
+                    r = run(STABLE + ["--format", fmt, rel], cwd=FIXTURES)
+                    self.assertIn(r.returncode, (0, 1), r.stderr.decode())
+                    compare_golden(self, f"fixtures/{rel}.{ext}", normalise(r.stdout.decode()))
+
+    def test_columns_count_code_points(self):
+        r, doc = self.check_json(STABLE + ["configs/ds_config_zero2.json"], cwd=FIXTURES)
+        lines = (FIXTURES / "configs/ds_config_zero2.json").read_text(encoding="utf-8").split("\n")
+        found = [f for f in doc["files"][0]["findings"] if "gradient_clipping" in f["message"] and
+                 f["code"] == "invalid-value"]
+        self.assertEqual(len(found), 1)
+        start = found[0]["range"]["start"]
+        line = lines[start["line"] - 1]
+        self.assertEqual(line[start["column"] - 1:start["column"] + 4], '"yes"')
+        self.assertNotEqual(start["column"], len(line.encode()[:start["offset"]]) + 1)  # bytes would differ
+
+    def test_text_shows_source_caret_and_fix(self):
+        r = run(STABLE + ["configs/ds_config_zero2.json"], cwd=FIXTURES)
+        text = r.stdout.decode()
+        self.assertRegex(text, r"configs/ds_config_zero2\.json:12:28: warning \[json-comment-or-trailing-comma\]")
+        self.assertIn('  "bf16": {"enabled": true},\n', text)
+        self.assertRegex(text, r"\n +\| +\^\n")
+        self.assertIn("= fix: Remove the trailing comma (--fix applies it)", text)
+        self.assertNotIn("\x1b[", text)
+
+    def test_colour_only_when_asked_or_on_a_terminal(self):
+        args = ["--isolated", "configs/ds_config_zero2.json"]
+        self.assertIn("\x1b[", run(args + ["--color", "always"], cwd=FIXTURES).stdout.decode())
+        self.assertNotIn("\x1b[", run(args, cwd=FIXTURES).stdout.decode())  # a pipe is no terminal
+        if shutil.which("script"):
+            cmd = " ".join([DSLS, "check"] + args)
+            tty = subprocess.run(["script", "-qec", cmd, "/dev/null"], cwd=FIXTURES, capture_output=True,
+                                 env={**os.environ, "NO_COLOR": ""})
+            self.assertIn("\x1b[", tty.stdout.decode(errors="replace"))
+            no = subprocess.run(["script", "-qec", cmd, "/dev/null"], cwd=FIXTURES, capture_output=True,
+                                env={**os.environ, "NO_COLOR": "1"})
+            self.assertNotIn("\x1b[1;", no.stdout.decode(errors="replace"))
+
+    def test_github_annotations_are_escaped(self):
+        r = run(STABLE + ["--format", "github", "configs/ds_config_zero2.json"], cwd=FIXTURES)
+        lines = r.stdout.decode().splitlines()
+        self.assertTrue(lines)
+        for line in lines:
+            m = re.fullmatch(r"::(error|warning|notice) file=([^,]+),line=(\d+),col=(\d+),endLine=(\d+),"
+                             r"endColumn=(\d+),title=([^:,]+)::(.*)", line)
+            self.assertIsNotNone(m, line)
+            self.assertNotIn("\n", m.group(8))
+
+    def test_log_report_in_text_and_json(self):
+        r = run(STABLE + ["logs/train_oom_rank3.log"], cwd=FIXTURES)
+        text = r.stdout.decode()
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("[log-cuda-oom]", text)
+        self.assertIn("Log report for logs/train_oom_rank3.log", text)
+        self.assertNotIn("<svg", text)
+        r, doc = self.check_json(STABLE + ["logs/train_oom_rank3.log"], cwd=FIXTURES)
+        f = doc["files"][0]
+        self.assertEqual(f["kind"], "log")
+        self.assertIn("log", f)
+        self.assertTrue(any(x["code"] == "log-cuda-oom" and x["severity"] == "error" for x in f["findings"]))
+        self.assertNotIn("log", self.check_json(STABLE + ["--no-log-report", "logs/train_oom_rank3.log"],
+                                                cwd=FIXTURES)[1]["files"][0])
+
+    def test_json_document_shape(self):
+        r, doc = self.check_json(STABLE + ["."], cwd=FIXTURES)
+        self.assertEqual(doc["version"], 1)
+        self.assertEqual(list(doc), ["version", "tool", "files", "skipped", "errors", "summary"])
+        s = doc["summary"]
+        self.assertEqual(s["findings"], sum(len(f["findings"]) for f in doc["files"]))
+        self.assertEqual(s["findings"], sum(s["bySeverity"].values()))
+        self.assertEqual(s["filesChecked"], len(doc["files"]))
+        for f in doc["files"]:
+            for x in f["findings"]:
+                self.assertEqual(set(x), {"code", "severity", "message", "range", "tags", "related", "fixes"})
+                self.assertGreaterEqual(x["range"]["start"]["line"], 1)
+                self.assertGreaterEqual(x["range"]["start"]["column"], 1)
+                for fix in x["fixes"]:
+                    self.assertEqual(set(fix), {"title", "preferred", "safe", "edits"})
+
+
+class CorpusGolden(CliTest):
+    """Text and json goldens for every real config of the corpus; sarif and github for all at once."""
+
+    def test_corpus_goldens(self):
+        files = sorted(p.name for p in CORPUS.iterdir() if p.is_file())
+        self.assertGreater(len(files), 10)
+        for name in files:
+            for fmt in ("text", "json"):
+                with self.subTest(file=name, format=fmt):
+                    r = run(STABLE + ["--format", fmt, name], cwd=CORPUS)
+                    self.assertIn(r.returncode, (0, 1), r.stderr.decode())
+                    self.assertEqual(r.stderr.decode(), "")
+                    compare_golden(self, f"corpus/{name}.{FORMATS[fmt]}", normalise(r.stdout.decode()))
+        for fmt in ("sarif", "github"):
+            r = run(STABLE + ["--format", fmt, "."], cwd=CORPUS)
+            compare_golden(self, f"corpus/all.{FORMATS[fmt]}", normalise(r.stdout.decode()))
+        # A folder run reports every corpus file: none is mistaken for something else.
+        doc = json.loads(run(STABLE + ["--format", "json", "."], cwd=CORPUS).stdout)
+        self.assertEqual(sorted(f["path"] for f in doc["files"]), files)
+
+
+def npm_ci():
+    script = os.environ.get("DSLS_NPM_CI", str(HERE.parents[1] / "tests" / "editors" / "lib" / "npm-ci.sh"))
+    if not shutil.which("node") or not Path(script).exists():
+        return "node or the npm-ci helper is missing"
+    r = subprocess.run(["bash", script, str(HERE)], capture_output=True, timeout=600)
+    if r.returncode == SKIP:
+        return r.stderr.decode().strip()
+    if r.returncode != 0:
+        raise RuntimeError("npm ci failed: " + r.stderr.decode()[-2000:])
+    return None
+
+
+def validate(*args):
+    return subprocess.run(["node", str(HERE / "validate.cjs")] + [str(a) for a in args], capture_output=True,
+                          timeout=300)
+
+
+class Sarif(CliTest):
+    """SARIF output against the SARIF 2.1.0 schema, and what GitHub code scanning needs besides."""
+
+    def setUp(self):
+        super().setUp()
+        why = npm_ci()
+        if why:
+            self.skipTest(why)
+
+    def sarif_of(self, args, cwd, codes=(0, 1)):
+        r = run(["--format", "sarif"] + args, cwd=cwd)
+        self.assertIn(r.returncode, codes, r.stderr.decode())
+        out = self.tmp / f"out{len(list(self.tmp.iterdir()))}.sarif"
+        out.write_bytes(r.stdout)
+        v = validate("sarif", out)
+        self.assertEqual(v.returncode, 0, v.stderr.decode() + v.stdout.decode())
+        return json.loads(r.stdout)
+
+    def test_fixtures_and_corpus_validate(self):
+        docs = [self.sarif_of(STABLE + ["."], FIXTURES), self.sarif_of(["--isolated", "."], FIXTURES)]
+        if CORPUS.is_dir():
+            docs.append(self.sarif_of(STABLE + ["."], CORPUS))
+        for doc in docs:
+            run_ = doc["runs"][0]
+            rules = run_["tool"]["driver"]["rules"]
+            ids = [r["id"] for r in rules]
+            self.assertEqual(len(ids), len(set(ids)))
+            for rule in rules:
+                self.assertTrue(rule["shortDescription"]["text"])
+                self.assertRegex(rule["helpUri"], r"^(https|file)://")
+            self.assertTrue(run_["results"])
+            for res in run_["results"]:
+                self.assertEqual(ids[res["ruleIndex"]], res["ruleId"])
+                loc = res["locations"][0]["physicalLocation"]
+                self.assertFalse(loc["artifactLocation"]["uri"].startswith("/"))
+                self.assertGreaterEqual(loc["region"]["startLine"], 1)
+                self.assertGreaterEqual(loc["region"]["startColumn"], 1)
+                self.assertIn(res["level"], ("error", "warning", "note"))
+
+    def test_rules_come_from_the_registry(self):
+        doc = self.sarif_of(STABLE + ["configs/zero1_clean_ds_config.json"], FIXTURES)
+        listed = [r["id"] for r in doc["runs"][0]["tool"]["driver"]["rules"]]
+        registry = [r["code"] for r in json.loads(run(["rules", "--format", "json"]).stdout)]
+        self.assertEqual(listed, registry)
+
+    def test_io_errors_become_notifications(self):
+        doc = self.sarif_of(["--isolated", "missing.json", "configs"], FIXTURES, codes=(2,))
+        inv = doc["runs"][0]["invocations"][0]
+        self.assertFalse(inv["executionSuccessful"])
+        self.assertEqual(len(inv["toolExecutionNotifications"]), 1)
+
+
+class Schema(CliTest):
+    """dsls schema compiles as a strict draft 2020-12 schema and judges configs as DeepSpeed would."""
+
+    def test_schema(self):
+        r = run(["schema"])
+        self.assertEqual(r.returncode, 0)
+        schema = json.loads(r.stdout)
+        self.assertEqual(schema["$schema"], "https://json-schema.org/draft/2020-12/schema")
+        zero = schema["properties"]["zero_optimization"]
+        self.assertFalse(zero["additionalProperties"])
+        self.assertIn("overlap_comm", zero["properties"])
+        self.assertTrue(any(p.get("deprecated") for p in zero["properties"].values()))
+        why = npm_ci()
+        if why:
+            self.skipTest(why)
+        (self.tmp / "schema.json").write_bytes(r.stdout)
+        good = self.tmp / "good.json"
+        good.write_text(json.dumps({"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": 4,
+                                    "zero_optimization": {"stage": 3, "overlap_comm": True,
+                                                          "offload_optimizer": {"device": "cpu"}},
+                                    "bf16": {"enabled": "auto"}}))
+        typo = self.tmp / "typo.json"
+        typo.write_text(json.dumps({"zero_optimization": {"stage": 2, "comm_overlap": True}}))
+        bad_stage = self.tmp / "bad_stage.json"
+        bad_stage.write_text(json.dumps({"zero_optimization": {"stage": 4}}))
+        clean = FIXTURES / "configs" / "zero1_clean_ds_config.json"
+        v = validate("schema", self.tmp / "schema.json", good, clean, "!" + str(typo), "!" + str(bad_stage))
+        self.assertEqual(v.returncode, 0, v.stderr.decode() + v.stdout.decode())
+
+
+class Fix(CliTest):
+    """--fix rewrites only what it fixes, keeps modes, is idempotent; --diff writes nothing."""
+
+    def test_fix_idempotent_and_minimal(self):
+        work = self.tmp / "w"
+        copy_tree(FIXTURES, work)
+        target = work / "configs" / "ds_config_zero2.json"
+        target.chmod(0o640)
+        before = tree_bytes(work)
+        r = run(["--isolated", "--fix", "."], cwd=work)
+        self.assertEqual(r.returncode, 1, r.stderr.decode())  # errors without a safe fix remain
+        after = tree_bytes(work)
+        changed = {k for k in before if before[k] != after[k]}
+        self.assertEqual(changed, {"configs/ds_config_zero2.json"})
+        self.assertEqual(set(after), set(before))  # no temporary file left behind
+        self.assertEqual(stat.S_IMODE(target.stat().st_mode), 0o640)
+        text = after["configs/ds_config_zero2.json"].decode()
+        self.assertIn('"overlap_comm": false', text)
+        self.assertIn('"offload_optimizer"', text)
+        self.assertNotIn("},\n}", text)
+        self.assertIn("Fixed 3 findings in 1 file.", r.stdout.decode())
+        mtime = target.stat().st_mtime_ns
+        time.sleep(0.01)
+        r2 = run(["--isolated", "--fix", "."], cwd=work)
+        self.assertEqual(tree_bytes(work), after)
+        self.assertEqual(target.stat().st_mtime_ns, mtime)  # not even rewritten
+        self.assertNotIn("Fixed", r2.stdout.decode())
+        _, doc = self.check_json(["--isolated", "."], cwd=work)
+        self.assertEqual(doc["summary"]["fixable"], 0)
+
+    def test_diff_matches_fix_and_writes_nothing(self):
+        work = self.tmp / "w"
+        copy_tree(FIXTURES, work)
+        if CORPUS.is_dir():
+            copy_tree(CORPUS, work / "corpus")
+        before = tree_bytes(work)
+        d = run(["--isolated", "--diff", "."], cwd=work)
+        self.assertEqual(d.returncode, 1, d.stderr.decode())
+        self.assertEqual(tree_bytes(work), before)
+        self.assertIn("would be fixed", d.stderr.decode())
+        texts = {k: v.decode() for k, v in before.items() if k.endswith(".json")}
+        patched = apply_unified_diff(texts, d.stdout.decode())
+        f = run(["--isolated", "--fix", "."], cwd=work)
+        self.assertIn(f.returncode, (0, 1))
+        fixed = {k: v.decode() for k, v in tree_bytes(work).items() if k.endswith(".json")}
+        self.assertEqual(patched, fixed)
+        again = run(["--isolated", "--diff", "."], cwd=work)
+        self.assertEqual(again.returncode, 0)
+        self.assertEqual(again.stdout, b"")
+
+    def test_symlinked_config_is_fixed_through_the_link(self):
+        real = self.tmp / "real_ds_config.json"
+        real.write_text('{"zero_optimization": {"stage": 1},}\n')
+        link = self.tmp / "ds_config.json"
+        link.symlink_to(real.name)
+        run(["--isolated", "--fix", "ds_config.json"], cwd=self.tmp)
+        self.assertTrue(link.is_symlink())
+        self.assertEqual(real.read_text(), '{"zero_optimization": {"stage": 1}}\n')
+
+
+class ExitCodes(CliTest):
+    def test_exit_codes(self):
+        clean = ["--isolated", "configs/zero1_clean_ds_config.json"]
+        warn_only = self.tmp / "ds_config.json"
+        warn_only.write_text('{"zero_optimization": {"stage": 1},}\n')
+        cases = [
+            (clean, FIXTURES, 0),
+            (["--isolated", "configs/ds_config_zero2.json"], FIXTURES, 1),
+            (["--isolated", "ds_config.json"], self.tmp, 1),
+            (["--isolated", "--fail-on", "error", "ds_config.json"], self.tmp, 0),
+            (["--isolated", "--ignore", "json-comment-or-trailing-comma", "ds_config.json"], self.tmp, 0),
+            (["--isolated", "--select", "unknown-key", "ds_config.json"], self.tmp, 0),
+            (["--isolated", "--select", "json-*", "ds_config.json"], self.tmp, 1),
+            (["--isolated", "no-such-file.json"], FIXTURES, 2),
+            (clean + ["no-such-file.json"], FIXTURES, 2),
+            (["--isolated", "--format", "xml", "."], FIXTURES, 2),
+            (["--isolated"], FIXTURES, 2),
+            (["--isolated", "--unknown-flag", "."], FIXTURES, 2),
+            (["--isolated", "other"], FIXTURES, 0),
+        ]
+        for args, cwd, code in cases:
+            with self.subTest(args=args):
+                r = run(args, cwd=cwd)
+                self.assertEqual(r.returncode, code, r.stdout.decode() + r.stderr.decode())
+        r = run(["--isolated", "--fail-on", "hint", "configs/zero1_clean_ds_config.json"], cwd=FIXTURES)
+        _, doc = self.check_json(["--isolated", "configs/zero1_clean_ds_config.json"], cwd=FIXTURES)
+        self.assertEqual(r.returncode, 1 if doc["summary"]["findings"] else 0)
+
+    def test_usage_errors_name_the_problem(self):
+        r = run(["check", "--world-size", "zero", "x"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--world-size", r.stderr.decode())
+        self.assertEqual(r.stdout, b"")
+
+    def test_help(self):
+        r = run(["check", "--help"])
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("--fail-on", r.stdout.decode())
+
+
+class Stdin(CliTest):
+    def test_named_stdin_config(self):
+        text = (FIXTURES / "configs" / "ds_config_zero2.json").read_bytes()
+        r = run(STABLE + ["--stdin-filename", "configs/ds_config_zero2.json", "-"], stdin=text, cwd=FIXTURES)
+        direct = run(STABLE + ["configs/ds_config_zero2.json"], cwd=FIXTURES)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, direct.stdout)
+
+    def test_stdin_leaves_no_file_behind(self):
+        tmpdir = self.tmp / "t"
+        tmpdir.mkdir()
+        log = (FIXTURES / "logs" / "train_oom_rank3.log").read_bytes()
+        r = run(["--isolated", "--stdin-filename", "train.log", "-"], stdin=log, env={"TMPDIR": str(tmpdir)})
+        self.assertEqual(r.returncode, 1, r.stderr.decode())
+        self.assertIn("train.log:13:1: error [log-cuda-oom]", r.stdout.decode())
+        self.assertEqual(list(tmpdir.iterdir()), [])
+
+    def test_unnamed_stdin_is_detected_by_content(self):
+        r, doc = self.check_json(["--isolated", "-"], stdin=b'{"train_batch_size": 8, "zero_optimization": {"stage": 9}}')
+        self.assertEqual(doc["files"][0]["path"], "-")
+        self.assertEqual(doc["files"][0]["kind"], "ds_config")
+        log = (FIXTURES / "logs" / "train_oom_rank3.log").read_bytes()
+        r, doc = self.check_json(["--isolated", "-"], stdin=log)
+        self.assertEqual(doc["files"][0]["kind"], "log")
+        r, doc = self.check_json(["--isolated", "-"], stdin=b"hello\n")
+        self.assertEqual(doc["files"], [])
+
+    def test_stdin_diff_and_fix(self):
+        src = b'{"zero_optimization": {"stage": 1},}\n'
+        r = run(["--isolated", "--diff", "--stdin-filename", "ds_config.json", "-"], stdin=src, cwd=self.tmp)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("+++ b/ds_config.json", r.stdout.decode())
+        self.assertEqual(list(self.tmp.iterdir()), [])
+        r = run(["--isolated", "--fix", "-"], stdin=src)
+        self.assertEqual(r.returncode, 2)
+
+
+class Inputs(CliTest):
+    """Folder walking, filters, binary, huge and unreadable files."""
+
+    def make_tree(self):
+        root = self.tmp / "repo"
+        cfg = '{"zero_optimization": {"stage": 1},}\n'
+        for rel in ["a/ds_config.json", "b/zero2.json", ".git/ds_config.json", "node_modules/x/ds_config.json",
+                    "build/ds_config.json", "build-asan/ds_config.json", "venv/ds_config.json"]:
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(cfg)
+        (root / "a" / "package.json").write_text('{"name": "x"}\n')
+        (root / "a" / "notes.txt").write_text("just notes\n")
+        (root / "runs").mkdir()
+        shutil.copy(FIXTURES / "logs" / "train_oom_rank3.log", root / "runs" / "train.txt")
+        return root
+
+    def paths(self, args, cwd):
+        r, doc = self.check_json(["--isolated"] + args, cwd=cwd)
+        return sorted(f["path"] for f in doc["files"]), r
+
+    def test_walk_skips_vcs_dependency_and_build_folders(self):
+        root = self.make_tree()
+        found, r = self.paths(["."], root)
+        self.assertEqual(found, ["a/ds_config.json", "b/zero2.json", "runs/train.txt"])
+        self.assertEqual(r.stderr, b"")
+        named, _ = self.paths(["build/ds_config.json"], root)  # named files are checked wherever they are
+        self.assertEqual(named, ["build/ds_config.json"])
+
+    def test_include_and_exclude(self):
+        root = self.make_tree()
+        self.assertEqual(self.paths(["--include", "*.json", "."], root)[0], ["a/ds_config.json", "b/zero2.json"])
+        self.assertEqual(self.paths(["--exclude", "a", "."], root)[0], ["b/zero2.json", "runs/train.txt"])
+        self.assertEqual(self.paths(["--exclude", "**/zero*.json", "--exclude", "runs/*", "."], root)[0],
+                         ["a/ds_config.json"])
+        self.assertEqual(self.paths(["--exclude", "a/ds_config.json", "a/ds_config.json"], root)[0], [])
+
+    def test_duplicates_are_reported_once(self):
+        root = self.make_tree()
+        self.assertEqual(self.paths(["a", "a/ds_config.json", "./a/ds_config.json"], root)[0], ["a/ds_config.json"])
+
+    def test_binary_file_is_skipped_with_a_message(self):
+        (self.tmp / "ds_config.json").write_bytes(b'{"zero_optimization": \x00\x01\x02}')
+        r = run(["--isolated", "ds_config.json"], cwd=self.tmp)
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("ds_config.json: skipped: binary file", r.stderr.decode())
+        _, doc = self.check_json(["--isolated", "ds_config.json"], cwd=self.tmp)
+        self.assertEqual(doc["skipped"][0]["path"], "ds_config.json")
+
+    def test_huge_config_is_skipped_with_a_message(self):
+        big = self.tmp / "ds_config.json"
+        with big.open("w") as f:
+            f.write('{"train_batch_size": 8, "pad": "')
+            f.write("x" * (17 << 20))
+            f.write('"}\n')
+        r = run(["--isolated", "ds_config.json"], cwd=self.tmp)
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("larger than 16 MiB", r.stderr.decode())
+
+    def test_unreadable_file_is_an_io_error(self):
+        if os.geteuid() == 0:
+            # Permissions do not stop root; a file whose every read fails does.
+            (self.tmp / "ds_config.json").symlink_to("/proc/self/mem")
+        else:
+            (self.tmp / "ds_config.json").write_text("{}")
+            (self.tmp / "ds_config.json").chmod(0)
+        r = run(["--isolated", "ds_config.json", str(FIXTURES / "configs")], cwd=self.tmp)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("ds_config.json:", r.stderr.decode())
+        self.assertIn("Found", r.stdout.decode())  # the other files were still checked
+
+    def test_fifo_is_refused_without_blocking(self):
+        os.mkfifo(self.tmp / "ds_config.json")
+        r = run(["--isolated", "ds_config.json"], cwd=self.tmp)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not a regular file", r.stderr.decode())
+        self.assertEqual(run(["--isolated", "."], cwd=self.tmp).returncode, 0)  # in a folder it is passed over
+
+    def test_terminal_control_characters_are_not_printed(self):
+        (self.tmp / "train.log").write_bytes(
+            b"\x1b[31m[rank1]: Traceback (most recent call last):\x1b[0m\n"
+            b"\x1b[31m[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\x1b]0;x\x07\n")
+        r = run(["--isolated", "--color", "never", "train.log"], cwd=self.tmp)
+        self.assertIn(b"OutOfMemoryError", r.stdout)
+        self.assertNotIn(b"\x1b", r.stdout)
+        self.assertNotIn(b"\x07", r.stdout)
+
+    def test_empty_and_odd_files_do_not_crash(self):
+        odd = {"empty_ds_config.json": b"", "ds_config_array.json": b"[1, 2", "ds_config_deep.json": b"[" * 100000,
+               "ds_config_bad_utf8.json": b'{"train_batch_size": "\xff\xfe", "x": 1}',
+               "crlf.log": b"[rank0]: Traceback (most recent call last):\r\n[rank0]: ValueError: bad\r\n"}
+        for name, data in odd.items():
+            (self.tmp / name).write_bytes(data)
+        for fmt in FORMATS:
+            r = run(["--isolated", "--format", fmt, "."], cwd=self.tmp)
+            self.assertIn(r.returncode, (0, 1), f"{fmt}: {r.stderr.decode()}")
+            if fmt in ("json", "sarif"):
+                json.loads(r.stdout)
+
+
+class ProjectSettings(CliTest):
+    """[tool.dsls] in pyproject.toml, version pins, and flags that win over both."""
+
+    config = '{"zero_optimization": {"stage": 2, "overlap_comm": true, "comm_overlap": 1}}\n'
+
+    def codes(self, args, cwd):
+        r, doc = self.check_json(args, cwd=cwd)
+        return sorted({x["code"] for f in doc["files"] for x in f["findings"]}), r, doc
+
+    def project(self, toml):
+        root = self.tmp / "proj"
+        (root / ".git").mkdir(parents=True)
+        (root / "configs").mkdir()
+        (root / "configs" / "ds_config.json").write_text(self.config)
+        if toml is not None:
+            (root / "pyproject.toml").write_text(toml)
+        return root
+
+    def race_message(self, doc):
+        return next(x["message"] for f in doc["files"] for x in f["findings"] if x["code"] == "overlap-comm-race")
+
+    def test_pyproject_settings_apply_and_flags_win(self):
+        root = self.project('[project]\nname = "t"\n\n[tool.dsls]\ndeepspeed-version = "0.14.0"\n'
+                            'ignore = ["unknown-key"]\nrules = { overlap-comm-race = "error" }\n')
+        codes, r, doc = self.codes(["configs"], root)
+        self.assertNotIn("unknown-key", codes)
+        race = [x for f in doc["files"] for x in f["findings"] if x["code"] == "overlap-comm-race"]
+        self.assertEqual(race[0]["severity"], "error")
+        self.assertIn("0.14.0", race[0]["message"])
+        codes, r, doc = self.codes(["--deepspeed-version", "0.13.1", "--select", "unknown-key,overlap-comm-race",
+                                    "configs"], root)
+        self.assertIn("unknown-key", codes)  # an explicit --select wins over the project's ignore
+        self.assertIn("0.13.1", self.race_message(doc))
+
+    def test_ignore_from_flags_adds_to_pyproject(self):
+        root = self.project('[tool.dsls]\nignore = ["unknown-key"]\n')
+        codes, _, _ = self.codes(["--ignore", "overlap-comm-race", "configs"], root)
+        self.assertNotIn("unknown-key", codes)
+        self.assertNotIn("overlap-comm-race", codes)
+
+    def test_isolated_ignores_pyproject(self):
+        root = self.project('[tool.dsls]\nignore = ["unknown-key"]\n')
+        codes, _, _ = self.codes(["--isolated", "configs"], root)
+        self.assertIn("unknown-key", codes)
+
+    def test_version_pin_is_used(self):
+        root = self.project(None)
+        (root / "requirements.txt").write_text("deepspeed==0.14.0\ntorch==2.3.1\n")
+        _, _, doc = self.codes(["configs"], root)
+        self.assertIn("0.14.0", self.race_message(doc))
+        self.assertIn("requirements.txt", self.race_message(doc))
+
+    def test_config_globs_mark_files(self):
+        root = self.project('[tool.dsls]\nconfig-globs = ["training-setup*.json"]\n')
+        (root / "configs" / "training-setup-big.json").write_text('{"zero_optimization": {"stage": 7}}\n')
+        _, _, doc = self.codes(["configs"], root)
+        self.assertIn("configs/training-setup-big.json", [f["path"] for f in doc["files"]])
+
+    def test_broken_pyproject_is_reported_once(self):
+        root = self.project('[tool.dsls]\nworld-size = "many"\nlauncher = \n')
+        (root / "configs" / "zero_2.json").write_text(self.config)
+        r = run(["configs"], cwd=root)
+        err = r.stderr.decode()
+        self.assertEqual(err.count("not valid TOML"), 1, err)
+        self.assertIn(r.returncode, (0, 1))
+
+
+class Commands(CliTest):
+    def test_rules_lists_the_registry(self):
+        text = run(["rules"]).stdout.decode()
+        rules = json.loads(run(["rules", "--format", "json"]).stdout)
+        self.assertGreater(len(rules), 4)
+        for r in rules:
+            self.assertIn(r["code"], text)
+            self.assertIn(r["severity"], ("error", "warning", "information", "hint"))
+            self.assertTrue(r["summary"])
+        self.assertTrue(any(r["kind"] == "log" for r in rules))
+        self.assertEqual(run(["rules", "--bogus"]).returncode, 2)
+
+    def test_explain_every_rule(self):
+        docs = HERE.parents[1] / "docs" / "rules"
+        for r in json.loads(run(["rules", "--format", "json"]).stdout):
+            with self.subTest(code=r["code"]):
+                out = run(["explain", r["code"]])
+                self.assertEqual(out.returncode, 0)
+                page = docs / f"{r['code']}.md"
+                if page.exists():
+                    self.assertEqual(out.stdout, page.read_bytes() if page.read_bytes().endswith(b"\n")
+                                     else page.read_bytes() + b"\n")
+                    self.assertTrue(r["documented"])
+                else:
+                    self.assertIn(r["summary"], out.stdout.decode())
+        bad = run(["explain", "no-such-rule"])
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("dsls rules", bad.stderr.decode())
+        self.assertEqual(run(["explain"]).returncode, 2)
+
+    def test_explain_works_without_the_source_tree(self):
+        # The pages are inside the binary: a copy elsewhere explains the same.
+        exe = self.tmp / "dsls"
+        shutil.copy(DSLS, exe)
+        rules = json.loads(run(["rules", "--format", "json"]).stdout)
+        documented = [r["code"] for r in rules if r["documented"]]
+        if not documented:
+            self.skipTest("no docs/rules pages yet")
+        a = subprocess.run([str(exe), "explain", documented[0]], capture_output=True, cwd=self.tmp)
+        self.assertEqual(a.stdout, run(["explain", documented[0]]).stdout)
+
+    def test_schema_is_stable_json(self):
+        a, b = run(["schema"]), run(["schema"])
+        self.assertEqual(a.stdout, b.stdout)
+        json.loads(a.stdout)
+        self.assertEqual(run(["schema", "extra"]).returncode, 2)
+
+
+class Precommit(CliTest):
+    """.pre-commit-hooks.yaml runs `dsls check` on exactly the names dsls itself takes for configs."""
+
+    def hooks(self):
+        text = (HERE.parents[1] / ".pre-commit-hooks.yaml").read_text()
+        hooks = {}
+        for block in re.split(r"(?m)^- ", text)[1:]:
+            fields = dict(re.findall(r"(?m)^\s*(\w+): (.*)$", block))
+            hooks[fields["id"]] = fields
+        return hooks
+
+    def test_hooks(self):
+        hooks = self.hooks()
+        self.assertEqual(set(hooks), {"dsls", "dsls-fix"})
+        self.assertEqual(hooks["dsls"]["entry"], "dsls check")
+        self.assertEqual(hooks["dsls-fix"]["entry"], "dsls check --fix")
+        pattern = re.compile(hooks["dsls"]["files"].strip("'"))
+        names = ["ds_config.json", "configs/DS_Config_zero3.json", "my-ds-config.json", "ds_config.jsonc",
+                 "deepspeed_z3.json", "zero2.json", "Zero_Stage3_offload.json", "llama_zero3.json",
+                 "x/ds_z3_config.json", "package.json", "config.json", "azero.json", "zero.txt",
+                 "my-ds-config.jsonc", "ds_config.json.bak", "deepspeed/config.json"]
+        for name in names:
+            (self.tmp / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.tmp / name).write_text("{}")
+        _, doc = self.check_json(["--isolated", "."], cwd=self.tmp)
+        detected = sorted(f["path"] for f in doc["files"])
+        self.assertEqual(sorted(n for n in names if pattern.search(n)), detected)
+
+
+class LargeLog(CliTest):
+    """A log far larger than the memory dsls uses for it is streamed, not read whole."""
+
+    def test_streamed_in_bounded_memory(self):
+        size_mb = int(os.environ.get("DSLS_LARGE_LOG_MB", "300"))
+        log = self.tmp / "train.log"
+        fixture = (FIXTURES / "logs" / "train_oom_rank3.log").read_bytes()
+        head, tail = fixture.split(b"[rank3]: Traceback", 1)
+        filler = b"".join(b"{'loss': %d.%04d, 'grad_norm': 1.25, 'learning_rate': 2e-05, 'epoch': 0.5}\n" % (2, i)
+                          for i in range(10000))
+        with log.open("wb") as f:
+            f.write(head)
+            while f.tell() < size_mb << 20:
+                f.write(filler)
+            f.write(b"[rank3]: Traceback" + tail)
+        start = time.monotonic()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        r = subprocess.run([DSLS, "check", "--isolated", "--format", "json", str(log)], capture_output=True,
+                           timeout=1200)
+        seconds = time.monotonic() - start
+        peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        self.assertEqual(r.returncode, 1, r.stderr.decode()[-2000:])
+        doc = json.loads(r.stdout)
+        oom = [x for x in doc["files"][0]["findings"] if x["code"] == "log-cuda-oom"]
+        self.assertTrue(oom)
+        data = log.read_bytes()
+        self.assertEqual(oom[0]["range"]["start"]["line"], data[:data.index(b"[rank3]: torch.OutOfMemoryError")].count(b"\n") + 1)
+        self.assertEqual(oom[0]["range"]["start"]["offset"], data.index(b"[rank3]: torch.OutOfMemoryError"))
+        print(f"\n{size_mb} MiB log: {seconds:.1f} s, peak RSS {peak_mb:.0f} MiB (before: {before / 1024:.0f} MiB)",
+              file=sys.stderr)
+        self.assertLess(peak_mb, 100)  # reading the log whole would need more than the file size
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    suite = sys.argv[1]
+    if not DSLS or not Path(DSLS).exists():
+        print("SKIPPED: DSLS_BIN does not name the dsls binary", file=sys.stderr)
+        return SKIP
+    if suite == "CorpusGolden" and not CORPUS.is_dir():
+        print(f"\n*** SKIPPED: the ds_config corpus is not at {CORPUS}; corpus goldens were NOT checked ***\n",
+              file=sys.stderr)
+        return SKIP
+    tests = unittest.defaultTestLoader.loadTestsFromName(suite, sys.modules[__name__])
+    result = unittest.TextTestRunner(verbosity=2).run(tests)
+    if result.wasSuccessful() and result.testsRun == len(result.skipped):
+        return SKIP
+    return 0 if result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+#include "lsp/cli/text_locator.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using dsls::cli::TextLocator;
+
+TEST_CASE("lines and code-point columns, 1-based") {
+  std::string text = "ab\n\xC3\xA9x\r\ny\rz";  // "é" is two bytes
+  auto loc = dsls::cli::locate(text, {0, 2, 3, 5, 6, 9, 11, 12}, {5, 11});
+  CHECK(loc.at(0).line == 1);
+  CHECK(loc.at(0).column == 1);
+  CHECK(loc.at(2).column == 3);   // the "\n" itself ends line 1
+  CHECK(loc.at(3).line == 2);
+  CHECK(loc.at(5).column == 2);   // after "é": one code point, not two bytes
+  CHECK(loc.at(6).column == 3);   // the "\r" of "\r\n"
+  CHECK(loc.at(7).line == 2);     // its "\n" still belongs to the line it ends
+  CHECK(loc.at(9).line == 3);     // "\r\n" counts once
+  CHECK(loc.at(11).line == 4);    // a lone "\r" ends a line
+  CHECK(loc.at(12).line == 4);    // the end of the text
+  CHECK(loc.at(12).column == 2);
+  CHECK(loc.lineText(5) == "\xC3\xA9x");
+  CHECK(loc.lineText(11) == "z");
+}
+
+TEST_CASE("chunk boundaries change nothing") {
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "line " + std::to_string(i) + "\r\n";
+  std::vector<std::size_t> offsets;
+  for (std::size_t o = 0; o <= text.size(); o += 7) offsets.push_back(o);
+  auto whole = dsls::cli::locate(text, offsets, offsets);
+  for (std::size_t chunk : {1u, 2u, 3u, 64u, 1000u}) {
+    TextLocator split(offsets, offsets);
+    for (std::size_t i = 0; i < text.size(); i += chunk) split.feed(std::string_view(text).substr(i, chunk));
+    split.finish();
+    for (auto o : offsets) {
+      CHECK(split.at(o).line == whole.at(o).line);
+      CHECK(split.at(o).column == whole.at(o).column);
+      CHECK(split.lineText(o) == whole.lineText(o));
+    }
+  }
+  CHECK(whole.lineText(7) == "line 0");
+  CHECK(whole.at(text.size()).line == 201);
+}
+
+TEST_CASE("kept lines are cut at the limit") {
+  std::string text(10000, 'x');
+  TextLocator loc({5000}, {5000}, 100);
+  loc.feed(text);
+  loc.finish();
+  CHECK(loc.lineText(5000).size() == 100);
+  CHECK(loc.at(5000).column == 5001);
+}

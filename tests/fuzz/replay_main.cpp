@@ -1,0 +1,51 @@
+// Runs a fuzz target once on each file (or every file in each directory) named on the
+// command line, without libFuzzer: how the normal build replays the committed crash
+// inputs and the seed corpus as regression tests.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+
+namespace {
+
+int runFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "cannot read %s\n", path.c_str());
+    return 1;
+  }
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int inputs = 0, failures = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::filesystem::path p(argv[i]);
+    if (std::filesystem::is_directory(p)) {
+      std::vector<std::filesystem::path> files;
+      for (const auto& e : std::filesystem::directory_iterator(p))
+        if (e.is_regular_file()) files.push_back(e.path());
+      std::sort(files.begin(), files.end());
+      for (const auto& f : files) {
+        failures += runFile(f);
+        ++inputs;
+      }
+    } else if (std::filesystem::exists(p)) {
+      failures += runFile(p);
+      ++inputs;
+    }
+  }
+  std::printf("replayed %d inputs\n", inputs);
+  return failures == 0 && inputs > 0 ? 0 : 1;
+}

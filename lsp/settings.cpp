@@ -1,27 +1,8 @@
 #include "lsp/settings.h"
 
+#include "lsp/project_settings.h"
+
 namespace dsls::lsp {
-namespace {
-
-// A rule level: a severity, or "off" (level == nullopt). `valid` is false for unknown words.
-struct RuleLevel {
-  bool valid = false;
-  std::optional<analysis::Severity> level;
-};
-
-RuleLevel parseRuleLevel(const protocol::Json& v) {
-  if (!v.is_string()) return {};
-  std::string s = v.get<std::string>();
-  using analysis::Severity;
-  if (s == "off" || s == "none" || s == "ignore") return {true, std::nullopt};
-  if (s == "error") return {true, Severity::Error};
-  if (s == "warning" || s == "warn") return {true, Severity::Warning};
-  if (s == "information" || s == "info") return {true, Severity::Information};
-  if (s == "hint") return {true, Severity::Hint};
-  return {};
-}
-
-}  // namespace
 
 void mergeSettings(const protocol::Json& json, analysis::Settings& s, std::vector<std::string>& problems) {
   if (!json.is_object()) return;
@@ -48,7 +29,8 @@ void mergeSettings(const protocol::Json& json, analysis::Settings& s, std::vecto
   }
   if (auto it = json.find("rules"); it != json.end() && it->is_object()) {
     for (auto& [code, level] : it->items()) {
-      if (RuleLevel parsed = parseRuleLevel(level); parsed.valid) s.ruleOverrides[code] = parsed.level;
+      auto parsed = level.is_string() ? parseRuleLevel(level.get<std::string>()) : std::nullopt;
+      if (parsed) s.ruleOverrides[code] = *parsed;
       else problems.push_back("rules." + code + " must be off, error, warning, information or hint");
     }
   }

@@ -92,14 +92,20 @@ def to_ere(pattern):
 
 
 def run_measured(argv, env=None):
-    """(wall seconds, peak RSS MiB, exit code, stdout) of one run."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-    out = proc.stdout.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_maxrss / 1024.0, proc.returncode, out
+    """(wall seconds, peak RSS MiB, exit code, stdout) of one run.
+
+    The peak RSS comes from GNU time: a child forked from this Python process would
+    report Python's own size as its peak (the kernel keeps the pre-exec high-water mark),
+    while GNU time's is a megabyte or two.
+    """
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        start = time.perf_counter()
+        proc = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name] + argv, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, env=env)
+        wall = time.perf_counter() - start
+        lines = [line for line in rss.read().splitlines() if line.strip().isdigit()]
+    peak_kib = int(lines[-1]) if lines else 0
+    return wall, peak_kib / 1024.0, proc.returncode, proc.stdout
 
 
 def warm(path):
@@ -115,6 +121,8 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
+    if not os.path.exists("/usr/bin/time"):
+        raise SystemExit("log_bench: GNU time (/usr/bin/time, Debian package time) is required")
 
     size = os.path.getsize(args.log)
     patterns = fingerprint_patterns()
@@ -148,7 +156,8 @@ def main():
         seconds = statistics.median(r["seconds"] for r in runs)
         results[name] = {"runs": runs, "median_seconds": seconds, "mb_per_s": size / seconds / 1e6,
                          "peak_rss_mib": statistics.median(r["peak_rss_mib"] for r in runs),
-                         "command": " ".join(argv)}
+                         "command": " ".join(os.path.basename(a) if a.startswith(work) or a == argv[0]
+                                             else a for a in argv)}
     if results["grep"]["runs"][0]["output"] != results["rg"]["runs"][0]["output"]:
         print("note: grep and rg count different numbers of matching lines: "
               f"{results['grep']['runs'][0]['output']} vs {results['rg']['runs'][0]['output']}", file=sys.stderr)

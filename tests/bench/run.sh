@@ -26,7 +26,7 @@ mkdir -p "$out"
 if $quick; then
   log=/tmp/dsls-bench/train-64m.log mib=64 runs=1 requests=100 log_runs=1 reps=1
 else
-  log=${DSLS_BENCH_LOG:-/tmp/dsls-bench/train-1g.log} mib=1024 runs=5 requests=1000 log_runs=3 reps=5
+  log=${DSLS_BENCH_LOG:-/tmp/dsls-bench/train-1g.log} mib=1024 runs=5 requests=1000 log_runs=5 reps=5
 fi
 mkdir -p "$(dirname "$log")"
 echo "bench: generating $log" >&2

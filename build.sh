@@ -37,7 +37,7 @@ case $verb in
     configure_and_build build-asan -DDSLS_SANITIZE=ON -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g1"
     (cd build-asan && ctest --output-on-failure -j"$jobs" -L 'unit|transcript|corpus|cli')
     tests/robustness/tsan.sh
-    tests/fuzz/run.sh "${DSLS_FUZZ_SECONDS:-20}"
+    tests/fuzz/run.sh "${DSLS_FUZZ_SECONDS:-10}"
     ;;
   tsan)
     scripts/install-deps.sh test

@@ -22,6 +22,7 @@ fi
 peer=tests/bench/node_modules/vscode-langservers-extracted/bin/vscode-json-language-server
 
 out=$build/bench-results
+$quick && out=$build/bench-results-quick
 mkdir -p "$out"
 if $quick; then
   log=/tmp/dsls-bench/train-64m.log mib=64 runs=1 requests=100 log_runs=1 reps=1

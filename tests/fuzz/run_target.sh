@@ -6,6 +6,7 @@ set -euo pipefail
 bin=$1 seeds=$2 regressions=$3 work=$4 seconds=$5 max_len=$6
 shift 6
 mkdir -p "$work/corpus" "$work/artifacts"
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp}
 inputs=("$seeds")
 [[ -d $regressions ]] && inputs+=("$regressions")
 

@@ -26,33 +26,15 @@ bool raisesOnUnknownValue(std::string_view path) {
   return path == "communication_data_type" || path == "checkpoint.tag_validation" || path == "torch_autocast.dtype";
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::size_t distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
 // The allowed string value closest to `value` (case-insensitive, at most two edits), as JSON text.
 std::optional<std::string_view> closestAllowed(const catalog::KeyInfo& key, std::string_view value) {
   std::optional<std::string_view> best;
   std::size_t bestDistance = 3, bestPrefix = 0;
-  std::string v = lower(value);
+  std::string v = rules::lower(value);
   for (std::string_view allowed : key.allowed) {
     if (allowed.size() < 2 || allowed.front() != '"') continue;
-    std::string a = lower(allowed.substr(1, allowed.size() - 2));
-    std::size_t d = distance(v, a);
+    std::string a = rules::lower(allowed.substr(1, allowed.size() - 2));
+    std::size_t d = rules::editDistance(v, a);
     std::size_t prefix = 0;
     while (prefix < v.size() && prefix < a.size() && v[prefix] == a[prefix]) ++prefix;
     // Ties go to the value sharing the longer start ("bfp16" -> "bf16", not "fp16").
@@ -75,7 +57,7 @@ bool inAllowed(const catalog::KeyInfo& key, const json::Node& v, std::string_vie
   for (std::string_view allowed : key.allowed) {
     if (v.kind == json::Kind::String && allowed.size() >= 2 && allowed.front() == '"') {
       std::string_view inner = allowed.substr(1, allowed.size() - 2);
-      if (key.caseInsensitive ? lower(inner) == lower(v.string) : inner == v.string) return true;
+      if (key.caseInsensitive ? rules::lower(inner) == rules::lower(v.string) : inner == v.string) return true;
     } else if (v.kind == json::Kind::Number) {
       if (auto n = numberOf(v); n && allowed == fmt::format("{}", *n)) return true;
     } else if (v.raw(text) == allowed) {
@@ -122,7 +104,7 @@ std::optional<Verdict> typeMismatch(const json::Node& v, unsigned types, Regime 
       if (!strict) return std::nullopt;  // lenient readers treat null like an absent key
       return Verdict{Severity::Warning, "DeepSpeed's validation may reject null here"};
     case json::Kind::String: {
-      std::string l = lower(v.string);
+      std::string l = rules::lower(v.string);
       if (wantsNumber && numericText(v.string))
         return strict ? Verdict{Severity::Warning, "a quoted number: DeepSpeed's validation may convert it, but write "
                                                    "it without quotes"}
@@ -253,7 +235,7 @@ void checkInvalidValues(const RuleContext& ctx, std::vector<Finding>& out) {
         Finding f = makeFinding(kCode, verdict->severity, std::move(msg), value.range);
         // Quoted numbers and booleans have an exact unquoted form.
         if (value.kind == json::Kind::String) {
-          std::string l = lower(value.string);
+          std::string l = rules::lower(value.string);
           if ((key->types & catalog::Bool) && (l == "true" || l == "false"))
             f.fixes.push_back({fmt::format("Write {} without quotes", l), {replaceValue(v.member, l)}, true, false});
           else if ((key->types & (catalog::Number | catalog::Integer)) && numericText(value.string))

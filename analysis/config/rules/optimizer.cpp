@@ -31,30 +31,12 @@ constexpr std::array<std::string_view, 16> kTorchSchedulers = {
     "ChainedScheduler", "ReduceLROnPlateau", "CyclicLR", "CosineAnnealingWarmRestarts", "OneCycleLR",
     "PolynomialLR"};
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::size_t distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
 // The closest name (ignoring case, at most two edits, or the same letters in another case).
 std::optional<std::string> closest(std::string_view name, const std::vector<std::string>& candidates) {
   std::optional<std::string> best;
   std::size_t bestDistance = name.size() <= 4 ? 2 : 3;
   for (const std::string& c : candidates) {
-    std::size_t d = distance(lower(name), lower(c));
+    std::size_t d = rules::editDistance(rules::lower(name), rules::lower(c));
     if (d < bestDistance) bestDistance = d, best = c;
   }
   return best;
@@ -110,9 +92,9 @@ void checkUnknownOptimizer(const RuleContext& ctx, std::vector<Finding>& out) {
   const std::string& name = type->value.string;
   std::vector<std::string> native = deepSpeedOptimizers();
   for (const std::string& n : native)
-    if (lower(n) == lower(name)) {
+    if (rules::lower(n) == rules::lower(name)) {
       // 1-bit optimizers were removed on master after 0.19.5.
-      std::string l = lower(name);
+      std::string l = rules::lower(name);
       if ((l == "onebitadam" || l == "zerooneadam" || l == "onebitlamb") && versionAtLeast(ctx, "0.19.6"))
         out.push_back(makeFinding("unknown-optimizer", Severity::Warning,
                                   fmt::format("{} was removed on DeepSpeed master after 0.19.5; {} may no longer "
@@ -131,7 +113,7 @@ void checkUnknownOptimizer(const RuleContext& ctx, std::vector<Finding>& out) {
                              std::pair{"cpuadam", "Adam"}, std::pair{"fusedlamb", "Lamb"},
                              std::pair{"fusedlion", "Lion"}, std::pair{"deepspeedcpulion", "Lion"},
                              std::pair{"deepspeedcpuadagrad", "Adagrad"}})
-    if (lower(name) == impl) best = plain;
+    if (rules::lower(name) == impl) best = plain;
   // A capitalised name may be a torch.optim class newer than the list above.
   bool maybeNewTorchClass = !best && !name.empty() && std::isupper(static_cast<unsigned char>(name[0]));
   std::string message = fmt::format(
@@ -188,7 +170,7 @@ void checkLambLossScale(const RuleContext& ctx, std::vector<Finding>& out) {
   if (!ctx.model.root) return;
   const json::Member* type = typeMember(*ctx.model.root, "optimizer");
   if (!type) return;
-  std::string l = lower(type->value.string);
+  std::string l = rules::lower(type->value.string);
   if (l != "lamb" && l != "onebitlamb") return;
   const json::Member* enabled = memberAt(ctx.model.root, "fp16.enabled");
   const json::Member* scale = memberAt(ctx.model.root, "fp16.loss_scale");

@@ -1,5 +1,8 @@
 #include "analysis/config/rules/rule_support.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "analysis/config/json_edits.h"
 
 #include <fmt/format.h>
@@ -180,6 +183,24 @@ std::vector<TextEdit> moveMember(std::string_view text, const json::Node& from, 
 
 TextEdit replaceMember(const json::Member& member, std::string newMemberText) {
   return {member.range, std::move(newMemberText)};
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
 }
 
 }  // namespace dsls::config::rules

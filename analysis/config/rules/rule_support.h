@@ -76,4 +76,9 @@ std::vector<analysis::TextEdit> moveMember(std::string_view text, const json::No
 // Replaces a whole member (key and value) with new member text `"key": value`.
 analysis::TextEdit replaceMember(const json::Member& member, std::string newMemberText);
 
+// ASCII lower case, for DeepSpeed's case-insensitive enum values.
+std::string lower(std::string_view s);
+// Levenshtein distance, for did-you-mean on values.
+std::size_t editDistance(const std::string& a, const std::string& b);
+
 }  // namespace dsls::config::rules

@@ -2,6 +2,7 @@
 // fixes on a selected overlap_comm / contiguous_gradients key, and fix-all of safe fixes.
 #include "analysis/config/config_features.h"
 #include "analysis/config/race_fixes.h"
+#include "analysis/config/rule_id.h"
 #include "analysis/json/locate.h"
 
 namespace dsls::config {
@@ -30,7 +31,7 @@ std::vector<Action> actions(const analysis::ConfigAnalysis& a, const std::vector
     const auto& f = findings[i];
     if (!overlaps(selection, f.range)) continue;
     for (const auto& fix : f.fixes) out.push_back(fromFix(fix, Action::Kind::QuickFix, {i}));
-    raceFixOffered |= f.code == "overlap-comm-race";
+    raceFixOffered |= f.code == ruleCode(RuleId::OverlapCommRace);
   }
   if (raceFixOffered) return out;
 

@@ -1,12 +1,14 @@
 // The ds_config rule framework: each rule is a function over the parsed document and
-// the effective model that appends findings. Rules are listed once in rules_registry.cpp.
+// the effective model that appends findings. Rules are declared once, in rules.inc.
 #pragma once
 
 #include "analysis/config/config_model.h"
+#include "analysis/config/rule_id.h"
 #include "analysis/core/finding.h"
 #include "analysis/facade/settings.h"
 #include "analysis/json/document.h"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,51 +21,32 @@ struct RuleContext {
   const analysis::Settings& settings;
 };
 
+using RuleCheck = void (*)(const RuleContext&, std::vector<analysis::Finding>&);
+
 struct RuleInfo {
-  std::string_view code;  // stable kebab-case, the diagnostic code
-  analysis::Severity severity;  // default severity (a rule may use a lower one for weaker cases)
-  std::string_view summary;     // one line, for `dsls rules` and the docs index
-  void (*check)(const RuleContext&, std::vector<analysis::Finding>&);
+  RuleId id;
+  std::string_view code;        // stable kebab-case, the diagnostic code
+  analysis::Severity severity;  // default severity
+  RuleGroup group;
+  std::string_view summary;  // one line, for `dsls rules` and the docs index
+  RuleCheck check;
 };
 
+// Every rule, in the order of rules.inc (the order they run in).
 const std::vector<RuleInfo>& configRules();
 const RuleInfo* findRule(std::string_view code);
 
-// Every rule function, one per file under analysis/config/rules/.
-void checkJsonSyntax(const RuleContext&, std::vector<analysis::Finding>&);
-void checkCommentsAndTrailingCommas(const RuleContext&, std::vector<analysis::Finding>&);
-void checkDuplicateKeys(const RuleContext&, std::vector<analysis::Finding>&);
-void checkOverlapCommRace(const RuleContext&, std::vector<analysis::Finding>&);
+// A finding of rule `id` with the code and default severity of its row in rules.inc.
+analysis::Finding makeFinding(RuleId id, std::string message, analysis::TextRange range);
+// The same at another severity, for a case the rule deliberately reports weaker (a key
+// DeepSpeed ignores, a version it cannot know) or stronger (a combination DeepSpeed
+// refuses) than its default. The rule's page in docs/rules/ names these cases.
+analysis::Finding makeFinding(RuleId id, analysis::Severity severity, std::string message,
+                              analysis::TextRange range);
 
-// Key and value rules (analysis/config/rules/: unknown_key, deprecated_key, invalid_value, version_keys, auto_values).
-void checkUnknownKeys(const RuleContext&, std::vector<analysis::Finding>&);
-void checkDeprecatedKeys(const RuleContext&, std::vector<analysis::Finding>&);
-void checkInvalidValues(const RuleContext&, std::vector<analysis::Finding>&);
-void checkKeysTooNew(const RuleContext&, std::vector<analysis::Finding>&);
-void checkKeysRemoved(const RuleContext&, std::vector<analysis::Finding>&);
-void checkAutoNotFilled(const RuleContext&, std::vector<analysis::Finding>&);
-void checkAutoOutsideHf(const RuleContext&, std::vector<analysis::Finding>&);
-// Combination rules (batch_size, precision, zero_stage, optimizer, defaults_changed, consistency).
-void checkBatchSize(const RuleContext&, std::vector<analysis::Finding>&);
-void checkPrecisionConflict(const RuleContext&, std::vector<analysis::Finding>&);
-void checkFp16OptionsInBf16(const RuleContext&, std::vector<analysis::Finding>&);
-void checkBf16OverflowUnchecked(const RuleContext&, std::vector<analysis::Finding>&);
-void checkMasterWeights(const RuleContext&, std::vector<analysis::Finding>&);
-void checkIgnoredAtStage(const RuleContext&, std::vector<analysis::Finding>&);
-void checkOffloadNeedsStage(const RuleContext&, std::vector<analysis::Finding>&);
-void checkNvmePath(const RuleContext&, std::vector<analysis::Finding>&);
-void checkLegacyStage1(const RuleContext&, std::vector<analysis::Finding>&);
-void checkHpzRace(const RuleContext&, std::vector<analysis::Finding>&);
-void checkMaxGradNorm(const RuleContext&, std::vector<analysis::Finding>&);
-void checkUnknownOptimizer(const RuleContext&, std::vector<analysis::Finding>&);
-void checkUnknownScheduler(const RuleContext&, std::vector<analysis::Finding>&);
-void checkAmpWithZero(const RuleContext&, std::vector<analysis::Finding>&);
-void checkLambLossScale(const RuleContext&, std::vector<analysis::Finding>&);
-void checkPrescaleWithReduceScatter(const RuleContext&, std::vector<analysis::Finding>&);
-void checkDefaultChanged(const RuleContext&, std::vector<analysis::Finding>&);
-void checkAccelerateNeedsZero(const RuleContext&, std::vector<analysis::Finding>&);
-void checkElasticityBatchKeys(const RuleContext&, std::vector<analysis::Finding>&);
-void checkIneffectiveSettings(const RuleContext&, std::vector<analysis::Finding>&);
-void checkConflictingSpellings(const RuleContext&, std::vector<analysis::Finding>&);
+// The check function of every rule, one file per topic under analysis/config/rules/.
+#define DSLS_RULE(Id, code, severity, group, summary, check) \
+  void check(const RuleContext&, std::vector<analysis::Finding>&);
+#include "analysis/config/rules.inc"
 
 }  // namespace dsls::config

@@ -1,8 +1,12 @@
 #include "analysis/logs/failure_catalog.h"
 
+#include "analysis/config/rule_id.h"
+
 namespace dsls::logs {
 
 using analysis::Severity;
+using config::RuleId;
+using config::ruleCode;
 
 namespace {
 
@@ -170,12 +174,13 @@ std::vector<FailureInfo> buildCatalog() {
        "Only one mixed-precision mode can be active.",
        "Enable one of fp16.enabled / bf16.enabled (\"auto\" under the HF Trainer follows the command line).",
        "Run `dsls check` on the config.", "fp16.enabled,bf16.enabled", ""},
-      {"auto-not-filled", "\"auto\" reached DeepSpeed without a value", Severity::Error, Tier::Primary, true,
+      {ruleCode(RuleId::AutoNotFilled), "\"auto\" reached DeepSpeed without a value", Severity::Error, Tier::Primary,
+       true,
        "A key written as \"auto\" was compared with a number. Only the HF Trainer and Accelerate replace "
        "\"auto\"; plain deepspeed.initialize keeps the string.",
        "Replace \"auto\" with numbers when the config is not used through the HF Trainer or Accelerate.",
        "Search the config for \"auto\" and check which keys your launcher fills.", "", ""},
-      {"max-grad-norm-in-optimizer", "max_grad_norm given as an optimizer parameter", Severity::Error,
+      {ruleCode(RuleId::MaxGradNormInOptimizer), "max_grad_norm given as an optimizer parameter", Severity::Error,
        Tier::Primary, true, "DeepSpeed clips gradients itself and does not accept max_grad_norm in optimizer.params.",
        "Move the value to the top-level gradient_clipping key.", "Run `dsls check` on the config.",
        "optimizer.params.max_grad_norm,gradient_clipping", ""},
@@ -183,7 +188,7 @@ std::vector<FailureInfo> buildCatalog() {
        "ZeRO refuses optimizers it was not tested with unless the config allows them.",
        "Set zero_allow_untested_optimizer to true, or configure the optimizer in the DeepSpeed config.",
        "Rerun after the change.", "zero_allow_untested_optimizer,optimizer.type", ""},
-      {"amp-with-zero", "Apex AMP used with ZeRO", Severity::Error, Tier::Primary, true,
+      {ruleCode(RuleId::AmpWithZero), "Apex AMP used with ZeRO", Severity::Error, Tier::Primary, true,
        "The amp section cannot be combined with ZeRO.", "Use the fp16 or bf16 section instead of amp.",
        "Run `dsls check` on the config.", "amp.enabled", ""},
       {"duplicate-config-keys", "Duplicate keys in the DeepSpeed config", Severity::Error, Tier::Primary, true,

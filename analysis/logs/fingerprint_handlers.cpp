@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/config/rule_id.h"
 #include "analysis/logs/analyzer_ops.h"
 #include "analysis/logs/text_util.h"
 
@@ -457,18 +458,18 @@ bool handleFingerprint(State& s, const LineContext& c, const FpMatch& m, const s
       record(s, "fp16-bf16-both", occurrenceOf(c));
       return true;
     case Fp::AutoNotFilled:
-      record(s, "auto-not-filled", occurrenceOf(c));
+      record(s, config::ruleCode(config::RuleId::AutoNotFilled), occurrenceOf(c));
       return true;
     case Fp::MaxGradNormOpt: {
       RecordOptions o;
       const bool raised = c.exceptionLine || msg.find("ValueError") != std::string_view::npos;
       o.tier = raised ? Tier::Primary : Tier::Advisory;
       o.severity = raised ? analysis::Severity::Error : analysis::Severity::Warning;
-      record(s, "max-grad-norm-in-optimizer", occurrenceOf(c), o);
+      record(s, config::ruleCode(config::RuleId::MaxGradNormInOptimizer), occurrenceOf(c), o);
       return true;
     }
     case Fp::UntestedOptimizer: record(s, "untested-zero-optimizer", occurrenceOf(c)); return true;
-    case Fp::AmpZero: record(s, "amp-with-zero", occurrenceOf(c)); return true;
+    case Fp::AmpZero: record(s, config::ruleCode(config::RuleId::AmpWithZero), occurrenceOf(c)); return true;
     case Fp::DuplicateKeys: {
       Accumulator* a = record(s, "duplicate-config-keys", occurrenceOf(c));
       addDetail(a, "Duplicated: " + text::sanitize(m.groups[0], 160));

@@ -1,5 +1,7 @@
 #include "analysis/logs/numerics_notes.h"
 
+#include "analysis/config/rule_id.h"
+
 #include <fmt/format.h>
 
 namespace dsls::logs {
@@ -8,6 +10,8 @@ namespace {
 using text::Version;
 
 constexpr Version v(int a, int b, int c) { return Version{a, b, c}; }
+
+constexpr std::string_view kOverlapCommRace = config::ruleCode(config::RuleId::OverlapCommRace);
 
 std::string overlapVersionText(const RunConfig& run) {
   if (!run.deepspeed)
@@ -46,7 +50,7 @@ NumericsNotes numericsNotes(const RunConfig& run) {
             "weight partitions (fixed in 0.18.8). The log alone cannot prove this race.",
             run.torchText));
         out.configKeys = {"zero_optimization.overlap_comm", "zero_optimization.contiguous_gradients"};
-        out.ruleCodes = {"overlap-comm-race"};
+        out.ruleCodes = {std::string(kOverlapCommRace)};
       } else {
         out.notes.push_back(
             "overlap_comm is on by default in ZeRO-3. The buffer races known for overlap_comm are in ZeRO-1/2; the "
@@ -75,7 +79,7 @@ NumericsNotes numericsNotes(const RunConfig& run) {
           "overlap_comm set to false tells.",
           flags, source, overlapVersionText(run)));
       out.configKeys = {"zero_optimization.overlap_comm", "zero_optimization.contiguous_gradients"};
-      out.ruleCodes = {"overlap-comm-race"};
+      out.ruleCodes = {std::string(kOverlapCommRace)};
       out.verify =
           "Rerun from the same checkpoint and seed with \"overlap_comm\": false in zero_optimization and compare "
           "grad_norm over the same steps; `dsls check` on the config reports the version-specific risk.";

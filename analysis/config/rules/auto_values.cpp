@@ -95,7 +95,10 @@ std::string fillerNames(AutoFill fill) {
 void stageAuto(const RuleContext& ctx, const AutoValue& a, std::vector<Finding>& out) {
   const std::string& launcher = ctx.settings.launcher;
   if (launcher == "accelerate") return;
-  Finding f = makeFinding("auto-not-filled", Severity::Warning, "", a.member->value.range);
+  // With the launcher unknown, Accelerate may fill it: a note rather than a warning.
+  const bool launcherKnown = launcher == "deepspeed" || launcher == "hf";
+  Finding f = launcherKnown ? makeFinding(RuleId::AutoNotFilled, "", a.member->value.range)
+                            : makeFinding(RuleId::AutoNotFilled, Severity::Information, "", a.member->value.range);
   if (launcher == "deepspeed") {
     f.message = "\"stage\": \"auto\" is filled only by Accelerate: plain DeepSpeed drops it and runs ZeRO stage 0 "
                 "(ZeRO off), with no error. Write the stage you want.";
@@ -105,7 +108,6 @@ void stageAuto(const RuleContext& ctx, const AutoValue& a, std::vector<Finding>&
                 "when unset); older ones leave it to DeepSpeed, which drops it and runs stage 0. Write the stage you "
                 "want.";
   } else {
-    f.severity = Severity::Information;
     f.message = "\"stage\": \"auto\" is filled only by Accelerate (from its config or ACCELERATE_DEEPSPEED_ZERO_STAGE, "
                 "2 when unset); plain DeepSpeed drops it and runs stage 0 (ZeRO off). Write the stage you want unless "
                 "this file is only used through Accelerate.";
@@ -123,7 +125,7 @@ void checkAutoNotFilled(const RuleContext& ctx, std::vector<Finding>& out) {
     }
     if (a.key->autoFill != AutoFill::None) continue;
     Outcome o = whatDeepSpeedDoes(ctx, a);
-    Finding f = makeFinding("auto-not-filled", o.severity,
+    Finding f = makeFinding(RuleId::AutoNotFilled, o.severity,
                             fmt::format("Neither HF Trainer nor Accelerate fills \"auto\" for {}: {}.", a.key->path,
                                         o.text),
                             a.member->value.range);
@@ -144,7 +146,7 @@ void checkAutoOutsideHf(const RuleContext& ctx, std::vector<Finding>& out) {
   if (launcher == "deepspeed") {
     for (const AutoValue& a : filled) {
       Outcome o = whatDeepSpeedDoes(ctx, a);
-      Finding f = makeFinding("auto-outside-hf", o.severity,
+      Finding f = makeFinding(RuleId::AutoOutsideHf, o.severity,
                               fmt::format("{} is \"auto\", which only {} {}; launched with plain DeepSpeed, {}.",
                                           a.key->path, fillerNames(a.key->autoFill),
                                           a.key->autoFill == AutoFill::HfAndAccelerate ? "fill" : "fills", o.text),
@@ -165,7 +167,7 @@ void checkAutoOutsideHf(const RuleContext& ctx, std::vector<Finding>& out) {
                             lenient->key->path)
               : "DeepSpeed drops them and the keys take their defaults";
   Finding f = makeFinding(
-      "auto-outside-hf", Severity::Information,
+      RuleId::AutoOutsideHf, Severity::Information,
       fmt::format("This file has {} \"auto\" value{} that HF Trainer or Accelerate fill at launch. Launched with plain "
                   "DeepSpeed they are not filled: {}. Set the launcher in the dsls settings to check them one by one.",
                   filled.size(), filled.size() == 1 ? "" : "s", consequence),

@@ -11,12 +11,9 @@
 namespace dsls::config {
 
 using analysis::Finding;
-using analysis::Severity;
 using namespace rules;
 
 namespace {
-
-constexpr std::string_view kCode = "batch-size-mismatch";
 
 struct BatchKey {
   const json::Member* member = nullptr;
@@ -86,7 +83,7 @@ void checkBatchSize(const RuleContext& ctx, std::vector<Finding>& out) {
   }
 
   auto emit = [&](const BatchKey& anchor, std::string message, std::optional<long long> fixTrain) {
-    Finding f = makeFinding(kCode, Severity::Error, std::move(message), anchor.member->value.range);
+    Finding f = makeFinding(RuleId::BatchSizeMismatch, std::move(message), anchor.member->value.range);
     relate(f, train, "train_batch_size");
     relate(f, micro, "train_micro_batch_size_per_gpu");
     relate(f, gas, "gradient_accumulation_steps");
@@ -178,7 +175,7 @@ void checkBatchSize(const RuleContext& ctx, std::vector<Finding>& out) {
   }
   if (!train.present() && !micro.present() && ctx.settings.launcher == "deepspeed") {
     // HF Trainer and Accelerate may supply batch sizes; plain DeepSpeed needs one of the two keys.
-    Finding f = makeFinding(kCode, Severity::Error,
+    Finding f = makeFinding(RuleId::BatchSizeMismatch,
                             "Neither train_batch_size nor train_micro_batch_size_per_gpu is set: DeepSpeed stops with "
                             "\"Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided\".",
                             {root.range.begin, root.range.begin + 1});

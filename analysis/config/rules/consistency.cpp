@@ -19,7 +19,7 @@ void checkAccelerateNeedsZero(const RuleContext& ctx, std::vector<Finding>& out)
   const std::string& launcher = ctx.settings.launcher;
   if (launcher != "accelerate" && launcher != "hf") return;
   const json::Node& root = *ctx.model.root;
-  Finding f = makeFinding("accelerate-needs-zero-section", Severity::Error,
+  Finding f = makeFinding(RuleId::AccelerateNeedsZeroSection,
                           launcher == "accelerate"
                               ? "Accelerate requires a zero_optimization section in a DeepSpeed config file: it "
                                 "stops with \"Please specify the ZeRO optimization config in the DeepSpeed config.\""
@@ -46,7 +46,7 @@ void checkElasticityBatchKeys(const RuleContext& ctx, std::vector<Finding>& out)
   for (std::string_view k : {"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps"})
     if (const json::Member* m = root.find(k)) keys.push_back(m);
   if (keys.empty()) return;
-  Finding f = makeFinding("elasticity-batch-keys", Severity::Error,
+  Finding f = makeFinding(RuleId::ElasticityBatchKeys,
                           fmt::format("Elastic training computes the batch size itself, and with "
                                       "ignore_non_elastic_batch_info false (the default) DeepSpeed raises "
                                       "ElasticityConfigError when {} is also set. Remove the batch keys or set "
@@ -75,7 +75,7 @@ void checkIneffectiveSettings(const RuleContext& ctx, std::vector<Finding>& out)
     if (const json::Node* zero = objectOf(z.section))
       if (const json::Member* legacy = zero->find("cpu_offload"); legacy && isTrue(legacy->value)) cpu = true;
     if (cpu) {
-      Finding f = makeFinding("ineffective-setting", Severity::Warning,
+      Finding f = makeFinding(RuleId::IneffectiveSetting,
                               fmt::format("contiguous_gradients: false has no effect here: ZeRO-{} turn it back on "
                                           "while the optimizer is offloaded to the CPU.",
                                           *stage),
@@ -90,7 +90,7 @@ void checkIneffectiveSettings(const RuleContext& ctx, std::vector<Finding>& out)
   if (stage == 1 && versionAtLeast(ctx, "0.4.4") && versionBelow(ctx, "0.13.0")) {
     for (const json::Member* flag : {z.overlapComm.member, z.contiguousGradients.member}) {
       if (!flag || !isTrue(flag->value)) continue;
-      Finding f = makeFinding("ineffective-setting", Severity::Information,
+      Finding f = makeFinding(RuleId::IneffectiveSetting, Severity::Information,
                               fmt::format("{}: true has no effect with ZeRO stage 1 on {}: stage 1 forced it off from "
                                           "0.4.4 until 0.13.0.",
                                           flag->key, targetLabel(ctx)),
@@ -104,7 +104,7 @@ void checkIneffectiveSettings(const RuleContext& ctx, std::vector<Finding>& out)
   const std::string& launcher = ctx.settings.launcher;
   if (const json::Member* spp = root.find("steps_per_print"); spp && (launcher == "hf" || launcher == "accelerate")) {
     // A hint: harmless, and worth seeing only when looking at that key.
-    Finding f = makeFinding("ineffective-setting", Severity::Hint,
+    Finding f = makeFinding(RuleId::IneffectiveSetting, Severity::Hint,
                             launcher == "accelerate"
                                 ? "Accelerate sets steps_per_print to infinity to keep DeepSpeed quiet, so this value "
                                   "is not used."
@@ -122,7 +122,7 @@ void checkConflictingSpellings(const RuleContext& ctx, std::vector<Finding>& out
   const json::Node& root = *ctx.model.root;
   if (const json::Member* bf16 = root.find("bf16"))
     if (const json::Member* old = root.find("bfloat16")) {
-      Finding f = makeFinding("conflicting-spellings", Severity::Warning,
+      Finding f = makeFinding(RuleId::ConflictingSpellings,
                               "\"bfloat16\" is the old name of \"bf16\"; with both present DeepSpeed reads \"bf16\" "
                               "and ignores this section entirely.",
                               old->keyRange);
@@ -141,7 +141,7 @@ void checkConflictingSpellings(const RuleContext& ctx, std::vector<Finding>& out
       if (!key || key->aliases.empty()) continue;
       auto [it, inserted] = seen.emplace(key, &m);
       if (inserted || it->second->key == m.key) continue;  // the same spelling twice is duplicate-key
-      Finding f = makeFinding("conflicting-spellings", Severity::Warning,
+      Finding f = makeFinding(RuleId::ConflictingSpellings,
                               fmt::format("\"{}\" and \"{}\" are two names of the same DeepSpeed field; which value "
                                           "DeepSpeed keeps when both are given was not verified. Keep one.",
                                           m.key, it->second->key),

@@ -9,7 +9,6 @@
 namespace dsls::config {
 
 using analysis::Finding;
-using analysis::Severity;
 using namespace rules;
 
 namespace {
@@ -25,7 +24,7 @@ void checkDefaultChanged(const RuleContext& ctx, std::vector<Finding>& out) {
 
   // From 0.19.3 the default (1.0) is what the documentation always said; before, it silently was 0.0.
   if (!root.find("gradient_clipping") && versionBelow(ctx, "0.19.3")) {
-    out.push_back(makeFinding("default-changed", Severity::Information,
+    out.push_back(makeFinding(RuleId::DefaultChanged,
                               fmt::format("gradient_clipping is not set, so {} does not clip gradients: the default "
                                           "is 0.0 before 0.19.3, although the documentation says 1.0. Set it if you "
                                           "expect clipping.",
@@ -35,7 +34,7 @@ void checkDefaultChanged(const RuleContext& ctx, std::vector<Finding>& out) {
 
   bool launcherSetsIt = ctx.settings.launcher == "hf" || ctx.settings.launcher == "accelerate";
   if (!root.find("steps_per_print") && !launcherSetsIt && versionAtLeast(ctx, "0.15.2")) {
-    out.push_back(makeFinding("default-changed", Severity::Information,
+    out.push_back(makeFinding(RuleId::DefaultChanged,
                               fmt::format("steps_per_print is not set, so {} prints no periodic progress line (the "
                                           "default is none from 0.15.2, although the documentation says 10). Set it "
                                           "to see step, loss-scale and learning-rate lines.",
@@ -56,7 +55,7 @@ void checkDefaultChanged(const RuleContext& ctx, std::vector<Finding>& out) {
             (device->value.string != "cpu" && device->value.string != "nvme"))
           continue;
         out.push_back(makeFinding(
-            "default-changed", Severity::Information,
+            RuleId::DefaultChanged,
             fmt::format("{}.pin_memory is not set, so {} pins the offloaded host memory (the default changed from "
                         "false to true in 0.19.5). Pinned memory counts against ulimit -l and cannot be swapped; set "
                         "pin_memory to false on memory-limited hosts.",

@@ -15,10 +15,8 @@ using namespace rules;
 
 namespace {
 
-constexpr std::string_view kCode = "deprecated-key";
-
 Finding deprecated(Severity severity, std::string message, const json::Member& m) {
-  Finding f = makeFinding(kCode, severity, std::move(message), m.keyRange);
+  Finding f = makeFinding(RuleId::DeprecatedKey, severity, std::move(message), m.keyRange);
   f.tags.push_back(Tag::Deprecated);
   return f;
 }

@@ -19,8 +19,6 @@ using namespace rules;
 
 namespace {
 
-constexpr std::string_view kCode = "invalid-value";
-
 // Lenient keys whose bad values DeepSpeed rejects with an exception when it reads them.
 bool raisesOnUnknownValue(std::string_view path) {
   return path == "communication_data_type" || path == "checkpoint.tag_validation" || path == "torch_autocast.dtype";
@@ -173,7 +171,7 @@ void checkBounds(const RuleContext& ctx, const Visit& v, const catalog::KeyInfo&
         "{} must be positive with dynamic loss scaling: DeepSpeed 0.19.3 and later reject {}{}",
         key.path, sourceOf(ctx.text, v.member.value),
         window ? "; earlier releases divide by it and fail with ZeroDivisionError" : "; earlier releases do not check it");
-    out.push_back(makeFinding(kCode, sev, msg + ".", v.member.value.range));
+    out.push_back(makeFinding(RuleId::InvalidValue, sev, msg + ".", v.member.value.range));
     return;
   }
   bool batchKey = path == "train_batch_size" || path == "train_micro_batch_size_per_gpu" ||
@@ -182,7 +180,7 @@ void checkBounds(const RuleContext& ctx, const Visit& v, const catalog::KeyInfo&
   std::string consequence = batchKey ? "DeepSpeed asserts that it is greater than 0"
                             : regime == Regime::Lenient ? "DeepSpeed does not check it, but the value makes no sense"
                                                         : "DeepSpeed's validation rejects it";
-  out.push_back(makeFinding(kCode, sev,
+  out.push_back(makeFinding(RuleId::InvalidValue, sev,
                             fmt::format("{} must be {}, not {}: {}{}.", key.path, bound,
                                         sourceOf(ctx.text, v.member.value), consequence,
                                         regimeNote(regime, v.parentPath)),
@@ -198,7 +196,7 @@ void checkEnum(const RuleContext& ctx, const Visit& v, const catalog::KeyInfo& k
   std::string consequence = regime != Regime::Lenient ? "DeepSpeed's validation rejects it"
                             : raisesOnUnknownValue(key.path) ? "DeepSpeed raises an error when it reads it"
                                                              : "DeepSpeed does not know this value";
-  Finding f = makeFinding(kCode, sev,
+  Finding f = makeFinding(RuleId::InvalidValue, sev,
                           fmt::format("{} must be {}{}, not {}: {}{}.", key.path, allowedList(key),
                                       key.caseInsensitive ? " (any case)" : "", sourceOf(ctx.text, value),
                                       consequence, regimeNote(regime, v.parentPath)),
@@ -232,7 +230,7 @@ void checkInvalidValues(const RuleContext& ctx, std::vector<Finding>& out) {
                                                                        : std::string(sourceOf(ctx.text, value)));
         if (!verdict->why.empty()) msg += ": " + verdict->why;
         msg += regimeNote(regime, v.parentPath) + ".";
-        Finding f = makeFinding(kCode, verdict->severity, std::move(msg), value.range);
+        Finding f = makeFinding(RuleId::InvalidValue, verdict->severity, std::move(msg), value.range);
         // Quoted numbers and booleans have an exact unquoted form.
         if (value.kind == json::Kind::String) {
           std::string l = rules::lower(value.string);

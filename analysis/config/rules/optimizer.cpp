@@ -67,7 +67,7 @@ void checkMaxGradNorm(const RuleContext& ctx, std::vector<Finding>& out) {
   const json::Member* m = params->find("max_grad_norm");
   if (!m) return;
   const json::Member* clipping = root.find("gradient_clipping");
-  Finding f = makeFinding("max-grad-norm-in-optimizer", Severity::Error,
+  Finding f = makeFinding(RuleId::MaxGradNormInOptimizer,
                           "max_grad_norm is not an optimizer parameter in DeepSpeed: building the optimizer from this "
                           "section raises ValueError (\"'max_grad_norm' is not supported as an optimizer parameter, "
                           "please switch to using the deepspeed parameter 'gradient_clipping'\").",
@@ -96,7 +96,7 @@ void checkUnknownOptimizer(const RuleContext& ctx, std::vector<Finding>& out) {
       // 1-bit optimizers were removed on master after 0.19.5.
       std::string l = rules::lower(name);
       if ((l == "onebitadam" || l == "zerooneadam" || l == "onebitlamb") && versionAtLeast(ctx, "0.19.6"))
-        out.push_back(makeFinding("unknown-optimizer", Severity::Warning,
+        out.push_back(makeFinding(RuleId::UnknownOptimizer, Severity::Warning,
                                   fmt::format("{} was removed on DeepSpeed master after 0.19.5; {} may no longer "
                                               "provide it.",
                                               name, targetLabel(ctx)),
@@ -122,7 +122,7 @@ void checkUnknownOptimizer(const RuleContext& ctx, std::vector<Finding>& out) {
       "builds the optimizer.",
       name, maybeNewTorchClass ? " that dsls knows" : "", name);
   if (best) message += fmt::format(" Did you mean \"{}\"?", *best);
-  Finding f = makeFinding("unknown-optimizer", maybeNewTorchClass ? Severity::Warning : Severity::Error,
+  Finding f = makeFinding(RuleId::UnknownOptimizer, maybeNewTorchClass ? Severity::Warning : Severity::Error,
                           std::move(message), type->value.range);
   if (best) f.fixes.push_back({fmt::format("Change to \"{}\"", *best), {replaceValue(*type, quote(*best))}, true, false});
   out.push_back(std::move(f));
@@ -145,7 +145,7 @@ void checkUnknownScheduler(const RuleContext& ctx, std::vector<Finding>& out) {
       "recognize LR scheduler {}\".",
       name, maybeNewTorchClass ? " that dsls knows" : "", name);
   if (best) message += fmt::format(" Did you mean \"{}\"?", *best);
-  Finding f = makeFinding("unknown-scheduler", maybeNewTorchClass ? Severity::Warning : Severity::Error,
+  Finding f = makeFinding(RuleId::UnknownScheduler, maybeNewTorchClass ? Severity::Warning : Severity::Error,
                           std::move(message), type->value.range);
   if (best) f.fixes.push_back({fmt::format("Change to \"{}\"", *best), {replaceValue(*type, quote(*best))}, true, false});
   out.push_back(std::move(f));
@@ -156,7 +156,7 @@ void checkAmpWithZero(const RuleContext& ctx, std::vector<Finding>& out) {
   const json::Member* enabled = memberAt(ctx.model.root, "amp.enabled");
   std::optional<int> stage = knownStage(ctx);
   if (!enabled || !isTrue(enabled->value) || !stage || *stage == 0) return;
-  Finding f = makeFinding("amp-with-zero", Severity::Error,
+  Finding f = makeFinding(RuleId::AmpWithZero,
                           fmt::format("Apex AMP cannot be combined with ZeRO (stage {} here): DeepSpeed asserts \"Amp "
                                       "and ZeRO are not currently compatible\". Use the fp16 or bf16 section instead.",
                                       *stage),
@@ -177,7 +177,7 @@ void checkLambLossScale(const RuleContext& ctx, std::vector<Finding>& out) {
   if (!enabled || !isTrue(enabled->value) || !scale || scale->value.kind != json::Kind::Number ||
       scale->value.number == 0)
     return;
-  Finding f = makeFinding("lamb-static-loss-scale", Severity::Error,
+  Finding f = makeFinding(RuleId::LambStaticLossScale,
                           fmt::format("{} needs dynamic loss scaling, but fp16.loss_scale is {} (static): DeepSpeed "
                                       "asserts \"DeepSpeed {} optimizer requires dynamic loss scaling\". Set "
                                       "loss_scale to 0.",
@@ -208,7 +208,7 @@ void checkPrescaleWithReduceScatter(const RuleContext& ctx, std::vector<Finding>
   for (const auto& [m, what] : culprits) {
     bool certain = *stage >= 2;
     Finding f = makeFinding(
-        "prescale-with-reduce-scatter", certain ? Severity::Error : Severity::Information,
+        RuleId::PrescaleWithReduceScatter, certain ? Severity::Error : Severity::Information,
         certain ? fmt::format("{} is not supported with ZeRO-{} and reduce_scatter (on by default): DeepSpeed asserts "
                               "\"{} is not yet supported with ZeRO-{} with reduce scatter enabled\". Turn it off, or "
                               "set zero_optimization.reduce_scatter to false.",

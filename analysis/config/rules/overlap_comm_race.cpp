@@ -9,7 +9,6 @@
 namespace dsls::config {
 
 using analysis::Finding;
-using analysis::Severity;
 
 namespace {
 
@@ -60,7 +59,7 @@ void checkOverlapCommRace(const RuleContext& ctx, std::vector<Finding>& out) {
         stage, flags, stage == 1 ? " (ZeRO-1 only from 0.13.0, when it started honouring the flag)" : "");
   }
 
-  Finding f{"overlap-comm-race", Severity::Warning, message, anchor(m.zero), {}, {}, {}};
+  Finding f = makeFinding(RuleId::OverlapCommRace, message, anchor(m.zero));
   const Resolved<bool>& cg = m.zero.contiguousGradients;
   if (cg.member) {
     f.related.push_back({"", cg.member->keyRange, describeFlag("contiguous_gradients", cg)});

@@ -44,7 +44,7 @@ void checkPrecisionConflict(const RuleContext& ctx, std::vector<Finding>& out) {
   if (fp16On && bf16On) {
     const json::Member* fe = enabledOf(fp16);
     const json::Member* be = enabledOf(bf16);
-    Finding f = makeFinding("precision-conflict", Severity::Error,
+    Finding f = makeFinding(RuleId::PrecisionConflict,
                             fmt::format("fp16 and {} are both enabled: DeepSpeed asserts \"bfloat16 and fp16 modes "
                                         "cannot be simultaneously enabled\" (Accelerate refuses the pair as well). "
                                         "Enable one of them.",
@@ -59,7 +59,7 @@ void checkPrecisionConflict(const RuleContext& ctx, std::vector<Finding>& out) {
   std::optional<int> stage = knownStage(ctx);
   if (enabled(amp) && (fp16On || bf16On) && (!stage || *stage == 0)) {
     const json::Member* mode = fp16On ? fp16 : bf16;
-    Finding f = makeFinding("precision-conflict", Severity::Error,
+    Finding f = makeFinding(RuleId::PrecisionConflict,
                             fmt::format("Apex AMP (amp.enabled) and {} are both enabled: DeepSpeed asserts \"Cannot "
                                         "enable both amp with (legacy) fp16 mode\". Use one of them.",
                                         mode->key),
@@ -77,7 +77,7 @@ void checkPrecisionConflict(const RuleContext& ctx, std::vector<Finding>& out) {
     std::string requested = normalizedDtype(paramDtype->value.string);
     std::string mode = fp16On ? "fp16" : bf16On ? "bf16" : "fp32";
     if (!unknownMode && !requested.empty() && requested != mode && !(fp16On && bf16On)) {
-      Finding f = makeFinding("precision-conflict", Severity::Error,
+      Finding f = makeFinding(RuleId::PrecisionConflict,
                               fmt::format("data_types.param_dtype is {} but the enabled precision mode is {}: DeepSpeed "
                                           "releases that read param_dtype assert that the two match. Enable the "
                                           "matching fp16/bf16 section or drop param_dtype.",
@@ -99,7 +99,7 @@ void checkFp16OptionsInBf16(const RuleContext& ctx, std::vector<Finding>& out) {
   bool old = versionBelow(ctx, "0.17.1");
   for (const json::Member& m : bf16->members) {
     if (catalog::findKey("bf16." + m.key) || !catalog::findKey("fp16." + m.key)) continue;
-    Finding f = makeFinding("fp16-option-in-bf16", old ? Severity::Hint : Severity::Error, "", m.keyRange);
+    Finding f = makeFinding(RuleId::Fp16OptionInBf16, old ? Severity::Hint : Severity::Error, "", m.keyRange);
     if (old) {
       f.message = fmt::format("\"{}\" is an fp16 option; {} ignores it inside {} (bf16 needs no loss scaling), and "
                               "DeepSpeed 0.17.1 and later reject it.",
@@ -124,7 +124,7 @@ void checkBf16OverflowUnchecked(const RuleContext& ctx, std::vector<Finding>& ou
   const json::Node* bf16 = objectOf(section);
   if (!bf16 || !enabled(section) || bf16->find("check_grad_overflow")) return;
   if (!versionAtLeast(ctx, "0.17.1") || !versionBelow(ctx, "0.19.3")) return;
-  Finding f = makeFinding("bf16-overflow-unchecked", Severity::Warning,
+  Finding f = makeFinding(RuleId::Bf16OverflowUnchecked,
                           fmt::format("{} defaults bf16.check_grad_overflow to false (0.17.1 to 0.19.2): a step whose "
                                       "gradients hold NaN or inf is applied instead of skipped and can ruin the "
                                       "weights for good. 0.19.3 turned the check on by default.",
@@ -149,12 +149,12 @@ void checkMasterWeights(const RuleContext& ctx, std::vector<Finding>& out) {
     if (const json::Node* zero = objectOf(z.section))
       if (const json::Member* legacy = zero->find("cpu_offload"); legacy && isTrue(legacy->value)) cpuOffload = true;
     if (stage && *stage == 0) {
-      out.push_back(makeFinding("master-weights-requirements", Severity::Error,
+      out.push_back(makeFinding(RuleId::MasterWeightsRequirements,
                                 "fp16_master_weights_and_grads needs ZeRO stage 1, 2 or 3: DeepSpeed asserts "
                                 "\"Fp16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3\".",
                                 m->keyRange));
     } else if (stage && (*stage == 1 || *stage == 2) && !cpuOffload) {
-      out.push_back(makeFinding("master-weights-requirements", Severity::Error,
+      out.push_back(makeFinding(RuleId::MasterWeightsRequirements,
                                 "fp16_master_weights_and_grads needs the optimizer offloaded to the CPU with "
                                 "DeepSpeedCPUAdam, which keeps the optimizer states in fp32; without "
                                 "zero_optimization.offload_optimizer.device \"cpu\" ZeRO-1/2 assert at start-up.",
@@ -167,7 +167,7 @@ void checkMasterWeights(const RuleContext& ctx, std::vector<Finding>& out) {
   const json::Member* master = bf16->find("bf16_master_weights_and_grads");
   if (const json::Member* states = bf16->find("bf16_optimizer_states"); states && isTrue(states->value)) {
     if (!master || !isTrue(master->value)) {
-      Finding f = makeFinding("master-weights-requirements", Severity::Error,
+      Finding f = makeFinding(RuleId::MasterWeightsRequirements,
                               "bf16_optimizer_states requires bf16_master_weights_and_grads: true.", states->keyRange);
       if (master) {
         f.related.push_back({"", master->keyRange, "not true here"});
@@ -180,7 +180,8 @@ void checkMasterWeights(const RuleContext& ctx, std::vector<Finding>& out) {
     }
   }
   if (master && isTrue(master->value) && stage && *stage == 0) {
-    out.push_back(makeFinding("master-weights-requirements", Severity::Warning,
+    // What DeepSpeed does here was not verified: a warning, not an error.
+    out.push_back(makeFinding(RuleId::MasterWeightsRequirements, Severity::Warning,
                               "bf16_master_weights_and_grads applies to the ZeRO optimizer (stages 1 to 3); with ZeRO "
                               "off it has no ZeRO optimizer to act on. What DeepSpeed does with it at stage 0 was not "
                               "verified.",

@@ -10,7 +10,6 @@
 namespace dsls::config::rules {
 
 using analysis::TextEdit;
-using analysis::TextRange;
 
 bool isAuto(const json::Node& n) { return n.kind == json::Kind::String && n.string == "auto"; }
 bool isTrue(const json::Node& n) { return n.kind == json::Kind::Bool && n.boolean; }
@@ -114,16 +113,6 @@ bool autotuningEnabled(const json::Node& root) {
   if (!at) return false;
   const json::Member* enabled = at->find("enabled");
   return enabled && isTrue(enabled->value);
-}
-
-analysis::Finding makeFinding(std::string_view code, analysis::Severity severity, std::string message,
-                              TextRange range) {
-  analysis::Finding f;
-  f.code = std::string(code);
-  f.severity = severity;
-  f.message = std::move(message);
-  f.range = range;
-  return f;
 }
 
 namespace {

@@ -64,9 +64,7 @@ const json::Member* effectiveBf16(const json::Node& root);
 // autotuning.enabled is true: list values are search spaces and "auto" batch sizes are tuned.
 bool autotuningEnabled(const json::Node& root);
 
-// ---- findings and edits ----
-analysis::Finding makeFinding(std::string_view code, analysis::Severity severity, std::string message,
-                              analysis::TextRange range);
+// ---- edits ----
 // Removes `member` from `object` with the comma that separates it, keeping the
 // rest of the text intact (a member alone on its lines takes those lines with it).
 analysis::TextEdit removeMember(std::string_view text, const json::Node& object, const json::Member& member);

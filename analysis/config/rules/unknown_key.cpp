@@ -71,7 +71,7 @@ void report(const RuleContext& ctx, const json::Node& object, const std::string&
   std::string what = sectionPath.empty() ? "is not a DeepSpeed key"
                                          : fmt::format("is not a key of {}", sectionPath);
   std::string message = fmt::format("\"{}\" {}", m.key, what);
-  Severity severity = Severity::Error;
+  Severity severity = defaultSeverity(RuleId::UnknownKey);
   switch (regime) {
     case Regime::Strict:
       message += ctx.model.deepspeed
@@ -84,12 +84,12 @@ void report(const RuleContext& ctx, const json::Node& object, const std::string&
                              strictSinceOf(sectionPath), sectionPath);
       break;
     case Regime::Lenient:
-      severity = Severity::Warning;
+      severity = Severity::Warning;  // ignored, not refused
       message += ": DeepSpeed ignores it";
       break;
   }
 
-  Finding f = makeFinding("unknown-key", severity, "", m.keyRange);
+  Finding f = makeFinding(RuleId::UnknownKey, severity, "", m.keyRange);
   if (regime == Regime::Lenient) f.tags.push_back(analysis::Tag::Unnecessary);
 
   // Where the key belongs, when it is a known key of another section.

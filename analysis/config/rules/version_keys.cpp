@@ -37,7 +37,7 @@ void checkKeysTooNew(const RuleContext& ctx, std::vector<Finding>& out) {
     std::string msg = fmt::format("\"{}\" is a {} added in DeepSpeed {}: {} {}", visit.member.key, what, key->since,
                                   targetLabel(ctx),
                                   strict ? "rejects it (ValidationError at start-up)" : "ignores it");
-    Finding f = makeFinding("key-too-new", sev, withNote(std::move(msg), key->versionNote), visit.member.keyRange);
+    Finding f = makeFinding(RuleId::KeyTooNew, sev, withNote(std::move(msg), key->versionNote), visit.member.keyRange);
     if (!strict) f.tags.push_back(analysis::Tag::Unnecessary);
     out.push_back(std::move(f));
     return false;  // its contents are part of the same problem
@@ -59,7 +59,7 @@ void checkKeysRemoved(const RuleContext& ctx, std::vector<Finding>& out) {
         Regime regime = regimeOf(visit.parentPath, v);
         bool strict = regime == Regime::Strict;
         Finding f = makeFinding(
-            "key-removed", strict ? Severity::Error : Severity::Warning,
+            RuleId::KeyRemoved, strict ? Severity::Error : Severity::Warning,
             withNote(fmt::format("\"{}\" is not accepted from DeepSpeed {}: {} {}", m.key, key->until, targetLabel(ctx),
                                  strict ? "rejects it (ValidationError at start-up)" : "ignores it"),
                      key->versionNote),
@@ -71,7 +71,7 @@ void checkKeysRemoved(const RuleContext& ctx, std::vector<Finding>& out) {
       }
       if (!v) {
         Finding f = makeFinding(
-            "key-removed", Severity::Information,
+            RuleId::KeyRemoved, Severity::Information,
             withNote(fmt::format("\"{}\" is not accepted from DeepSpeed {} on; set the DeepSpeed version to know "
                                  "whether it applies",
                                  m.key, key->until),
@@ -83,7 +83,7 @@ void checkKeysRemoved(const RuleContext& ctx, std::vector<Finding>& out) {
     }
     if (auto last = catalog::Version::parse(key->removedAfter); !key->removedAfter.empty() && last && v && *last < *v) {
       Finding f = makeFinding(
-          "key-removed", Severity::Warning,
+          RuleId::KeyRemoved, Severity::Warning,
           fmt::format("\"{}\" was removed on DeepSpeed master after {}, which then rejects the key; {} is newer than "
                       "{}, so it may already reject it.",
                       m.key, key->removedAfter, targetLabel(ctx), key->removedAfter),

@@ -58,7 +58,9 @@ void ignoredIn(const RuleContext& ctx, const json::Node& object, const std::stri
     }
     bool offloadBlock = key->path == "zero_optimization.offload_param" || key->path == "zero_optimization.offload_optimizer";
     std::string device = deviceOf(objectOf(&m));
-    Severity sev = offloadBlock && realDevice(device) ? Severity::Warning : Severity::Hint;
+    // An offload to a real device that never happens is more than an unused key: a warning.
+    Severity sev =
+        offloadBlock && realDevice(device) ? Severity::Warning : defaultSeverity(RuleId::IgnoredAtStage);
     std::string message;
     if (stage == 0) {
       message = fmt::format("\"{}\" has no effect: ZeRO is off (stage 0), and DeepSpeed reads it only at stage{} {}.",
@@ -71,7 +73,7 @@ void ignoredIn(const RuleContext& ctx, const json::Node& object, const std::stri
       message = fmt::format("\"{}\" has no effect at ZeRO stage {}: DeepSpeed reads it only at stage{} {}.", m.key,
                             stage, key->stages.size() > 1 ? "s" : "", stageList(key->stages));
     }
-    Finding f = makeFinding("ignored-at-stage", sev, std::move(message), m.keyRange);
+    Finding f = makeFinding(RuleId::IgnoredAtStage, sev, std::move(message), m.keyRange);
     f.tags.push_back(Tag::Unnecessary);
     if (ctx.model.zero.stage.member)
       f.related.push_back({"", ctx.model.zero.stage.member->keyRange, fmt::format("stage {} is set here", stage)});
@@ -101,7 +103,7 @@ void checkOffloadNeedsStage(const RuleContext& ctx, std::vector<Finding>& out) {
   };
   if (const json::Member* ratio = opt->find("ratio"); ratio && ratio->value.kind == json::Kind::Number &&
                                                       ratio->value.number < 1.0) {
-    Finding f = makeFinding("offload-needs-stage", Severity::Error,
+    Finding f = makeFinding(RuleId::OffloadNeedsStage,
                             fmt::format("offload_optimizer.ratio {} offloads only part of the optimizer, which needs "
                                         "ZeRO stage 3: DeepSpeed asserts \"Partial offloading only supported for ZeRO "
                                         "Stage 3\" while reading the config.",
@@ -112,7 +114,8 @@ void checkOffloadNeedsStage(const RuleContext& ctx, std::vector<Finding>& out) {
     out.push_back(std::move(f));
   }
   if (const json::Member* super = opt->find("super_offload"); super && isTrue(super->value)) {
-    Finding f = makeFinding("offload-needs-stage", Severity::Warning,
+    // Not refused, only unused: a warning.
+    Finding f = makeFinding(RuleId::OffloadNeedsStage, Severity::Warning,
                             fmt::format("super_offload is a ZeRO stage 3 feature; at stage {} it is not used.", *stage),
                             super->keyRange);
     related(f);
@@ -120,7 +123,8 @@ void checkOffloadNeedsStage(const RuleContext& ctx, std::vector<Finding>& out) {
   }
   if (const json::Member* device = opt->find("device");
       device && device->value.kind == json::Kind::String && device->value.string == "nvme" && *stage > 0) {
-    Finding f = makeFinding("offload-needs-stage", Severity::Warning,
+    // Not refused: the offload silently does not happen, a warning.
+    Finding f = makeFinding(RuleId::OffloadNeedsStage, Severity::Warning,
                             fmt::format("Optimizer offload to NVMe needs ZeRO stage 3. ZeRO-{} offloads the optimizer "
                                         "to the CPU only, and in the releases checked it treats \"nvme\" as no offload "
                                         "at all (it tests for \"cpu\"). Use stage 3, or device \"cpu\".",
@@ -145,7 +149,7 @@ void checkNvmePath(const RuleContext& ctx, std::vector<Finding>& out) {
     if (path && path->value.kind == json::Kind::String && !path->value.string.empty()) continue;
     if (offload->find("nvme_path_per_local_rank")) continue;  // the per-rank form some newer releases accept
     const json::Member* device = offload->find("device");
-    Finding f = makeFinding("nvme-path-missing", Severity::Error,
+    Finding f = makeFinding(RuleId::NvmePathMissing,
                             fmt::format("{} offloads to NVMe but {}: DeepSpeed builds its swap directory from "
                                         "nvme_path and fails at start-up without one. Point it at a directory on "
                                         "the NVMe drive.",
@@ -160,7 +164,7 @@ void checkLegacyStage1(const RuleContext& ctx, std::vector<Finding>& out) {
   if (!zero) return;
   const json::Member* legacy = zero->find("legacy_stage1");
   if (!legacy || !isTrue(legacy->value) || versionBelow(ctx, "0.5.9")) return;
-  Finding f = makeFinding("legacy-stage1", Severity::Error,
+  Finding f = makeFinding(RuleId::LegacyStage1,
                           "legacy_stage1: true asks for the old ZeRO stage 1 implementation, removed in DeepSpeed "
                           "0.5.9: DeepSpeed raises an exception at start-up. Remove it to use the current stage 1.",
                           legacy->value.range);
@@ -176,7 +180,7 @@ void checkHpzRace(const RuleContext& ctx, std::vector<Finding>& out) {
   if (versionAtLeast(ctx, "0.13.5") || versionBelow(ctx, "0.10.0")) return;
   bool known = ctx.model.deepspeed.has_value();
   Finding f = makeFinding(
-      "hpz-race", known ? Severity::Warning : Severity::Information,
+      RuleId::HpzRace, known ? Severity::Warning : Severity::Information,
       known ? fmt::format("ZeRO++ hierarchical partitioning (zero_hpz_partition_size {}) on {} has a race: the "
                           "secondary partition copy is asynchronous and a prefetch can read it early, giving zero or "
                           "NaN loss. Fixed in 0.13.5; upgrade, or set zero_hpz_partition_size to 1.",

@@ -59,7 +59,9 @@ Server::Server(Transport& transport, Logger& log, ServerOptions options)
       log_(log),
       options_(options),
       strand_(boost::asio::make_strand(io_)),
-      pool_(static_cast<std::size_t>(std::max(1, options.analysisThreads))) {}
+      pool_(static_cast<std::size_t>(std::max(1, options.analysisThreads))) {
+  bindHandlers();
+}
 
 Server::~Server() {
   exiting_ = true;
@@ -147,14 +149,14 @@ void Server::dispatchRequest(const Incoming& msg) {
     return reply.error(ErrorCode::InvalidRequest, "the server is shutting down");
   if (phase_ != Phase::Uninitialized && msg.method == "initialize")
     return reply.error(ErrorCode::InvalidRequest, "initialize was already received");
-  auto handler = kRequests.find(msg.method);
-  if (handler == kRequests.end()) return reply.error(ErrorCode::MethodNotFound, "unknown method " + msg.method);
+  auto handler = requests_.find(msg.method);
+  if (handler == requests_.end()) return reply.error(ErrorCode::MethodNotFound, "unknown method " + msg.method);
 
   std::string key = msg.id.dump();
   if (pending_.count(key)) log_.warn("request id {} is reused while still pending", key);
   pending_[key] = state;
   try {
-    (this->*handler->second)(msg.params, reply);
+    handler->second(msg.params, reply);
   } catch (const Json::exception& e) {
     if (!reply.done()) reply.error(ErrorCode::InvalidParams, std::string("invalid params: ") + e.what());
   } catch (const std::invalid_argument& e) {
@@ -170,13 +172,13 @@ void Server::dispatchNotification(const Incoming& msg) {
     log_.debug("dropping {} received before initialize", msg.method);
     return;
   }
-  auto handler = kNotifications.find(msg.method);
-  if (handler == kNotifications.end()) {
+  auto handler = notifications_.find(msg.method);
+  if (handler == notifications_.end()) {
     if (msg.method.rfind("$/", 0) != 0) log_.info("ignoring unknown notification {}", msg.method);
     return;
   }
   try {
-    (this->*handler->second)(msg.params);
+    handler->second(msg.params);
   } catch (const std::exception& e) {
     log_.error("{} failed: {}", msg.method, e.what());
   }
@@ -206,30 +208,5 @@ void Server::onCancelRequest(const Json& params) {
     Reply(state).error(ErrorCode::RequestCancelled, "request cancelled");
   pending_.erase(params["id"].dump());
 }
-
-const std::unordered_map<std::string, Server::RequestHandler> Server::kRequests = {
-    {"initialize", &Server::onInitialize},
-    {"shutdown", &Server::onShutdown},
-    {"textDocument/diagnostic", &Server::onDocumentDiagnostic},
-    {"textDocument/hover", &Server::onHover},
-    {"textDocument/codeAction", &Server::onCodeAction},
-    {"textDocument/completion", &Server::onCompletion},
-    {"textDocument/inlayHint", &Server::onInlayHint},
-    {"textDocument/documentSymbol", &Server::onDocumentSymbol},
-    {"textDocument/documentLink", &Server::onDocumentLink},
-    {"workspace/executeCommand", &Server::onExecuteCommand},
-};
-
-const std::unordered_map<std::string, Server::NotificationHandler> Server::kNotifications = {
-    {"initialized", &Server::onInitialized},
-    {"exit", &Server::onExit},
-    {"$/cancelRequest", &Server::onCancelRequest},
-    {"$/setTrace", &Server::onSetTrace},
-    {"workspace/didChangeConfiguration", &Server::onDidChangeConfiguration},
-    {"textDocument/didOpen", &Server::onDidOpen},
-    {"textDocument/didChange", &Server::onDidChange},
-    {"textDocument/didSave", &Server::onDidSave},
-    {"textDocument/didClose", &Server::onDidClose},
-};
 
 }  // namespace dsls::lsp

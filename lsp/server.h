@@ -12,6 +12,7 @@
 #include "lsp/transport.h"
 #include "protocol/jsonrpc.h"
 #include "protocol/lsp_types.h"
+#include "protocol/params.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -27,6 +28,8 @@
 #include <unordered_map>
 
 namespace dsls::lsp {
+
+struct Conversion;
 
 struct ServerOptions {
   std::chrono::milliseconds debounce{50};
@@ -54,18 +57,43 @@ class Server {
    private:
     std::shared_ptr<ReplyState> state_;
   };
-  using RequestHandler = void (Server::*)(const Json& params, Reply reply);
-  using NotificationHandler = void (Server::*)(const Json& params);
+  using RequestHandler = std::function<void(const Json& params, Reply reply)>;
+  using NotificationHandler = std::function<void(const Json& params)>;
 
   struct OpenDocument {
     std::unique_ptr<Document> doc;
     std::unique_ptr<boost::asio::steady_timer> debounce;
     std::shared_ptr<const analysis::DocumentAnalysis> analysis;
-    std::uint64_t analysisRevision = 0;  // revision `analysis` was computed for
-    std::uint64_t inFlightRevision = 0;  // revision being analysed now (0 = none)
+    // The freshness key: a new generation for every input that changes (an edit, the settings,
+    // a project file on disk). A result is stored only for the generation it was computed for.
+    std::uint64_t generation = 0;
+    std::uint64_t analysisGeneration = 0;  // generation `analysis` was computed for (0 = none)
+    std::uint64_t inFlightGeneration = 0;  // generation being analysed now (0 = none)
     std::vector<std::function<void(const OpenDocument*)>> waiters;
-    std::string lastResultId;
   };
+
+  // What a document feature gets once the preamble has run: the document with the analysis
+  // of its current generation, and the conversion to the session's positions.
+  struct FeatureContext {
+    const OpenDocument& od;
+    const Conversion& convert;
+  };
+  template <typename Params>
+  using Feature = Json (Server::*)(const FeatureContext&, const Params&) const;
+  enum class Positions { None, InParams };
+
+  // Typed dispatch (server_bindings.cpp): every method dsls serves, bound once.
+  void bindHandlers();
+  template <typename Params>
+  void bind(std::string method, void (Server::*handler)(const Params&, Reply));
+  template <typename Params>
+  void bindNotification(std::string method, void (Server::*handler)(const Params&));
+  // Binds a document feature: parses its params, waits for the document's analysis, answers
+  // `empty` for a document without one, and answers ContentModified when a request with
+  // positions outlives the text it was made for.
+  template <typename Params>
+  void bindFeature(std::string method, Feature<Params> feature, Json empty, Positions positions);
+  Conversion conversionFor(const OpenDocument& od) const;
 
   // Transport callbacks (any thread) -> strand.
   void onMessage(std::string body);
@@ -87,20 +115,26 @@ class Server {
   void onShutdown(const Json& params, Reply reply);
   void onExit(const Json& params);
   void onCancelRequest(const Json& params);
-  void onSetTrace(const Json& params);
   void onDidChangeConfiguration(const Json& params);
+  void onDidChangeWatchedFiles(const Json& params);
+  void registerForConfigurationChanges();
   void pullConfiguration();
-  void settingsChanged();
+  void applyClientSettings(const Json& section);
+  // Re-reads the workspace's version pins and re-analyses every document.
+  void inputsChanged();
+  void watchProjectFiles();
   Json capabilities() const;
 
   // Documents (server_documents.cpp)
-  void onDidOpen(const Json& params);
-  void onDidChange(const Json& params);
-  void onDidSave(const Json& params);
-  void onDidClose(const Json& params);
+  void onDidOpen(const protocol::DidOpenParams& params);
+  void onDidChange(const protocol::DidChangeParams& params);
+  void onDidSave(const protocol::DocumentParams& params);
+  void onDidClose(const protocol::DocumentParams& params);
+  // Gives the document a new generation: whatever was computed before is stale.
+  void invalidate(OpenDocument& od);
   void scheduleAnalysis(OpenDocument& od, bool immediately);
   void startAnalysis(const std::string& uri);
-  void analysisDone(const std::string& uri, std::uint64_t revision,
+  void analysisDone(const std::string& uri, std::uint64_t generation,
                     std::shared_ptr<const analysis::DocumentAnalysis> result);
   // Runs `fn` with the document's analysis for its current revision (at once, or when ready).
   // `positioned` is the reply of a request whose params hold positions: when the document
@@ -116,17 +150,18 @@ class Server {
   std::vector<analysis::Finding> linkedFindings(const OpenDocument& od) const;
   void republishLinked(const OpenDocument& changed);
   OpenDocument* find(const std::string& uri);
-  static std::string documentUri(const Json& params);
 
-  // Features (server_features.cpp)
-  void onDocumentDiagnostic(const Json& params, Reply reply);
-  void onHover(const Json& params, Reply reply);
-  void onCodeAction(const Json& params, Reply reply);
-  void onCompletion(const Json& params, Reply reply);
-  void onInlayHint(const Json& params, Reply reply);
-  void onDocumentSymbol(const Json& params, Reply reply);
-  void onDocumentLink(const Json& params, Reply reply);
-  void onExecuteCommand(const Json& params, Reply reply);
+  // Features (server_features.cpp), run by bindFeature's preamble.
+  Json documentDiagnostic(const FeatureContext&, const protocol::DocumentDiagnosticParams&) const;
+  Json hover(const FeatureContext&, const protocol::PositionParams&) const;
+  Json codeActions(const FeatureContext&, const protocol::CodeActionParams&) const;
+  Json completion(const FeatureContext&, const protocol::PositionParams&) const;
+  Json inlayHints(const FeatureContext&, const protocol::RangeParams&) const;
+  Json documentSymbols(const FeatureContext&, const protocol::DocumentParams&) const;
+  Json documentLinks(const FeatureContext&, const protocol::DocumentParams&) const;
+  void onExecuteCommand(const protocol::ExecuteCommandParams& params, Reply reply);
+  void diagnoseText(std::string text, Reply reply);
+  void applyEdit(const Json& edit, Reply reply);
 
   Transport& transport_;
   Logger& log_;
@@ -140,9 +175,12 @@ class Server {
   bool exiting_ = false;
   int exitCode_ = 1;
   protocol::ClientCapabilities caps_;
-  analysis::Settings initSettings_;  // from initializationOptions
-  analysis::Settings settings_;      // effective: init options overlaid by workspace/configuration
-  unsigned settingsGeneration_ = 0;  // part of pull-diagnostic result ids
+  analysis::Settings initOptions_;   // from initializationOptions, as sent
+  analysis::Settings initSettings_;  // initOptions_ with the versions the workspace pins
+  analysis::Settings settings_;      // effective: initSettings_ overlaid by workspace/configuration
+  Json clientSettings_;              // the last `dsls` settings section the client sent
+  std::uint64_t nextGeneration_ = 1;
+  std::uint64_t linkEpoch_ = 0;      // bumps when a config or log analysis changes (pull result ids)
   std::vector<std::string> workspaceRoots_;
   std::map<std::string, OpenDocument> documents_;
   std::unordered_map<std::string, std::weak_ptr<ReplyState>> pending_;  // by serialised id
@@ -150,8 +188,8 @@ class Server {
   std::optional<Reply> shutdownReply_;  // held until earlier requests are answered
   long long nextOutgoingId_ = 1;
 
-  static const std::unordered_map<std::string, RequestHandler> kRequests;
-  static const std::unordered_map<std::string, NotificationHandler> kNotifications;
+  std::unordered_map<std::string, RequestHandler> requests_;
+  std::unordered_map<std::string, NotificationHandler> notifications_;
 };
 
 }  // namespace dsls::lsp

@@ -16,22 +16,16 @@ namespace dsls::lsp {
 
 using protocol::Json;
 
-std::string Server::documentUri(const Json& params) {
-  return params.at("textDocument").at("uri").get<std::string>();
-}
-
 Server::OpenDocument* Server::find(const std::string& uri) {
   auto it = documents_.find(uri);
   return it == documents_.end() ? nullptr : &it->second;
 }
 
-void Server::onDidOpen(const Json& params) {
-  const Json& td = params.at("textDocument");
-  std::string uri = td.at("uri").get<std::string>();
+void Server::onDidOpen(const protocol::DidOpenParams& params) {
+  const std::string& uri = params.uri;
   if (documents_.count(uri)) log_.warn("didOpen for {} which is already open; replacing it", uri);
   OpenDocument od;
-  od.doc = std::make_unique<Document>(uri, td.value("languageId", ""), td.value("version", 0),
-                                      td.at("text").get<std::string>());
+  od.doc = std::make_unique<Document>(uri, params.languageId, params.version, params.text);
   od.debounce = std::make_unique<boost::asio::steady_timer>(io_);
   // Replacing keeps pending waiters of the old entry answered rather than lost.
   if (auto* old = find(uri)) {
@@ -40,30 +34,30 @@ void Server::onDidOpen(const Json& params) {
     for (auto& w : waiters) w(nullptr);
   }
   auto& entry = documents_.emplace(uri, std::move(od)).first->second;
+  invalidate(entry);
   scheduleAnalysis(entry, true);
 }
 
-void Server::onDidChange(const Json& params) {
-  std::string uri = documentUri(params);
+void Server::onDidChange(const protocol::DidChangeParams& params) {
+  const std::string& uri = params.uri;
   OpenDocument* od = find(uri);
   if (!od) {
     log_.warn("didChange for {} which is not open; ignored", uri);
     return;
   }
-  for (const auto& change : params.at("contentChanges"))
-    od->doc->apply(change.get<protocol::ContentChange>(), caps_.encoding);
-  const Json& td = params.at("textDocument");
-  if (auto v = td.find("version"); v != td.end() && v->is_number_integer()) od->doc->setVersion(v->get<std::int64_t>());
+  for (const auto& change : params.changes) od->doc->apply(change, caps_.encoding);
+  if (params.version) od->doc->setVersion(*params.version);
+  invalidate(*od);
   scheduleAnalysis(*od, false);
 }
 
-void Server::onDidSave(const Json& params) {
-  std::string uri = documentUri(params);
+void Server::onDidSave(const protocol::DocumentParams& params) {
+  const std::string& uri = params.uri;
   if (!find(uri)) log_.debug("didSave for {} which is not open", uri);
 }
 
-void Server::onDidClose(const Json& params) {
-  std::string uri = documentUri(params);
+void Server::onDidClose(const protocol::DocumentParams& params) {
+  const std::string uri = params.uri;
   auto it = documents_.find(uri);
   if (it == documents_.end()) {
     log_.warn("didClose for {} which is not open; ignored", uri);
@@ -74,6 +68,7 @@ void Server::onDidClose(const Json& params) {
   documents_.erase(it);
   for (auto& w : waiters) w(nullptr);
   releaseMemorySoon();
+  if (analysis && (analysis->config || analysis->log)) ++linkEpoch_;
   if (!caps_.pullDiagnostics)
     notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", Json::array()}});
   // Links to the closed document disappear from the others.
@@ -83,6 +78,8 @@ void Server::onDidClose(const Json& params) {
     republishLinked(gone);
   }
 }
+
+void Server::invalidate(OpenDocument& od) { od.generation = nextGeneration_++; }
 
 void Server::scheduleAnalysis(OpenDocument& od, bool immediately) {
   std::string uri = od.doc->uri();
@@ -100,11 +97,11 @@ void Server::scheduleAnalysis(OpenDocument& od, bool immediately) {
 void Server::startAnalysis(const std::string& uri) {
   OpenDocument* od = find(uri);
   if (!od || exiting_) return;
-  std::uint64_t revision = od->doc->revision();
-  if (od->analysisRevision == revision || od->inFlightRevision == revision) return;
-  od->inFlightRevision = revision;
-  // The pool gets a snapshot; the strand keeps ownership of the live document.
-  boost::asio::post(pool_, [this, uri, revision, language = od->doc->languageId(), text = od->doc->text(),
+  std::uint64_t generation = od->generation;
+  if (od->analysisGeneration == generation || od->inFlightGeneration == generation) return;
+  od->inFlightGeneration = generation;
+  // The pool gets a snapshot of every input; the strand keeps ownership of the live document.
+  boost::asio::post(pool_, [this, uri, generation, language = od->doc->languageId(), text = od->doc->text(),
                             settings = settings_]() mutable {
     std::shared_ptr<const analysis::DocumentAnalysis> result;
     try {
@@ -118,22 +115,23 @@ void Server::startAnalysis(const std::string& uri) {
       empty->name = uri;
       result = empty;
     }
-    boost::asio::post(strand_, [this, uri, revision, result] { analysisDone(uri, revision, result); });
+    boost::asio::post(strand_, [this, uri, generation, result] { analysisDone(uri, generation, result); });
   });
 }
 
-void Server::analysisDone(const std::string& uri, std::uint64_t revision,
+void Server::analysisDone(const std::string& uri, std::uint64_t generation,
                           std::shared_ptr<const analysis::DocumentAnalysis> result) {
   OpenDocument* od = find(uri);
   if (!od || exiting_) return;
-  if (od->inFlightRevision == revision) od->inFlightRevision = 0;
-  if (revision != od->doc->revision()) {
-    log_.debug("dropping the analysis of {} revision {} (now {})", uri, revision, od->doc->revision());
+  if (od->inFlightGeneration == generation) od->inFlightGeneration = 0;
+  if (generation != od->generation) {
+    log_.debug("dropping the analysis of {} generation {} (now {})", uri, generation, od->generation);
     if (!od->waiters.empty()) scheduleAnalysis(*od, true);
     return;
   }
   od->analysis = std::move(result);
-  od->analysisRevision = revision;
+  od->analysisGeneration = generation;
+  if (od->analysis->config || od->analysis->log) ++linkEpoch_;
   if (!caps_.pullDiagnostics) publishDiagnostics(*od);
   if (od->analysis->config || od->analysis->log) republishLinked(*od);
   auto waiters = std::move(od->waiters);
@@ -144,7 +142,7 @@ void Server::withAnalysis(const std::string& uri, std::function<void(const OpenD
                           std::optional<Reply> positioned) {
   OpenDocument* od = find(uri);
   if (!od) return fn(nullptr);
-  if (od->analysis && od->analysisRevision == od->doc->revision()) return fn(od);
+  if (od->analysis && od->analysisGeneration == od->generation) return fn(od);
   if (positioned) {
     fn = [fn = std::move(fn), reply = std::move(*positioned), revision = od->doc->revision()](const OpenDocument* now) {
       if (now && now->doc->revision() != revision) {
@@ -156,7 +154,7 @@ void Server::withAnalysis(const std::string& uri, std::function<void(const OpenD
     };
   }
   od->waiters.push_back(std::move(fn));
-  if (od->inFlightRevision != od->doc->revision()) scheduleAnalysis(*od, true);
+  if (od->inFlightGeneration != od->generation) scheduleAnalysis(*od, true);
 }
 
 void Server::releaseMemorySoon() {
@@ -173,13 +171,7 @@ void Server::releaseMemorySoon() {
 Json Server::diagnosticsJson(const OpenDocument& od) const {
   Json list = Json::array();
   if (!od.analysis) return list;
-  Conversion convert{od.doc->lines(), caps_.encoding, caps_, od.doc->uri(),
-                     [this](const std::string& document, std::string& uri) -> const protocol::LineIndex* {
-                       auto it = documents_.find(document);
-                       if (it == documents_.end()) return nullptr;
-                       uri = it->first;
-                       return &it->second.doc->lines();
-                     }};
+  Conversion convert = conversionFor(od);
   for (const auto& f : linkedFindings(od)) list.push_back(convert.diagnostic(f));
   return list;
 }
@@ -204,7 +196,7 @@ void Server::republishLinked(const OpenDocument& changed) {
     return;
   }
   for (const auto& [uri, other] : documents_) {
-    if (&other == &changed || !other.analysis || other.analysisRevision != other.doc->revision()) continue;
+    if (&other == &changed || !other.analysis || other.analysisGeneration != other.generation) continue;
     bool linked = (changed.analysis->config && other.analysis->log) || (changed.analysis->log && other.analysis->config);
     if (linked) publishDiagnostics(other);
   }
@@ -213,18 +205,6 @@ void Server::republishLinked(const OpenDocument& changed) {
 void Server::publishDiagnostics(const OpenDocument& od) {
   notify("textDocument/publishDiagnostics",
          {{"uri", od.doc->uri()}, {"version", od.doc->version()}, {"diagnostics", diagnosticsJson(od)}});
-}
-
-void Server::onDocumentDiagnostic(const Json& params, Reply reply) {
-  std::string uri = documentUri(params);
-  std::string previous = params.value("previousResultId", "");
-  withAnalysis(uri, [this, reply, previous](const OpenDocument* od) {
-    if (reply.done()) return;
-    if (!od) return reply({{"kind", "full"}, {"items", Json::array()}});
-    std::string resultId = std::to_string(od->analysisRevision) + "." + std::to_string(settingsGeneration_);
-    if (previous == resultId) return reply({{"kind", "unchanged"}, {"resultId", resultId}});
-    reply({{"kind", "full"}, {"resultId", resultId}, {"items", diagnosticsJson(*od)}});
-  });
 }
 
 }  // namespace dsls::lsp

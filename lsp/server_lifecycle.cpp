@@ -1,6 +1,7 @@
 // initialize / shutdown / exit, settings, and the capabilities dsls announces.
 #include "lsp/server.h"
 #include "lsp/settings.h"
+#include "lsp/to_lsp.h"
 #include "lsp/workspace_versions.h"
 #include "protocol/uri.h"
 
@@ -15,7 +16,7 @@ void Server::onInitialize(const Json& params, Reply reply) {
   if (params.is_object() && params.contains("initializationOptions")) {
     const Json& options = params["initializationOptions"];
     // Flat keys, or nested under "dsls" as some clients send their settings.
-    mergeSettings(options.is_object() && options.contains("dsls") ? options["dsls"] : options, initSettings_, problems);
+    mergeSettings(options.is_object() && options.contains("dsls") ? options["dsls"] : options, initOptions_, problems);
   }
   for (const auto& p : problems) log_.warn("initializationOptions: {}", p);
 
@@ -31,6 +32,7 @@ void Server::onInitialize(const Json& params, Reply reply) {
         if (auto path = protocol::uriToPath(root->get<std::string>())) roots.push_back(*path);
   }
   workspaceRoots_ = roots;
+  initSettings_ = initOptions_;
   detectWorkspaceVersions(roots, initSettings_, log_);
   settings_ = initSettings_;
 
@@ -57,7 +59,7 @@ Json Server::capabilities() const {
       {"inlayHintProvider", true},
       {"documentSymbolProvider", true},
       {"documentLinkProvider", {{"resolveProvider", false}}},
-      {"executeCommandProvider", {{"commands", {"dsls.diagnoseText"}}}},
+      {"executeCommandProvider", {{"commands", {"dsls.diagnoseText", kApplyEditCommand}}}},
       {"workspace", {{"workspaceFolders", {{"supported", true}, {"changeNotifications", false}}}}},
   };
   if (caps_.pullDiagnostics)
@@ -67,6 +69,34 @@ Json Server::capabilities() const {
 
 void Server::onInitialized(const Json&) {
   if (caps_.workspaceConfiguration) pullConfiguration();
+  if (caps_.didChangeConfigurationDynamic) registerForConfigurationChanges();
+  if (caps_.didChangeWatchedFilesDynamic) watchProjectFiles();
+}
+
+void Server::registerForConfigurationChanges() {
+  // Clients that register dynamically send didChangeConfiguration only after this.
+  Json registration{{"id", "dsls.configuration"}, {"method", "workspace/didChangeConfiguration"},
+                    {"registerOptions", {{"section", "dsls"}}}};
+  request("client/registerCapability", {{"registrations", Json::array({registration})}}, [](const Json&, const Json&) {});
+}
+
+void Server::watchProjectFiles() {
+  Json watchers = Json::array();
+  for (const auto& glob : workspaceVersionFileGlobs()) watchers.push_back({{"globPattern", glob}});
+  Json registration{{"id", "dsls.projectFiles"},
+                    {"method", "workspace/didChangeWatchedFiles"},
+                    {"registerOptions", {{"watchers", watchers}}}};
+  request("client/registerCapability", {{"registrations", Json::array({registration})}},
+          [this](const Json&, const Json& error) {
+            if (!error.is_null()) log_.warn("the client refused to watch the project's pin files: {}", error.dump());
+          });
+}
+
+void Server::onDidChangeWatchedFiles(const Json& params) {
+  log_.info("project files changed ({} events): re-reading version pins", params.value("changes", Json::array()).size());
+  initSettings_ = initOptions_;
+  detectWorkspaceVersions(workspaceRoots_, initSettings_, log_);
+  applyClientSettings(clientSettings_);
 }
 
 void Server::onShutdown(const Json&, Reply reply) {
@@ -77,17 +107,10 @@ void Server::onShutdown(const Json&, Reply reply) {
 
 void Server::onExit(const Json&) { finish(phase_ == Phase::ShuttingDown ? 0 : 1); }
 
-void Server::onSetTrace(const Json&) {}
-
 void Server::onDidChangeConfiguration(const Json& params) {
   const Json settings = params.is_object() ? params.value("settings", Json()) : Json();
   if (settings.is_object() && settings.contains("dsls") && settings["dsls"].is_object()) {
-    analysis::Settings merged = initSettings_;
-    std::vector<std::string> problems;
-    mergeSettings(settings["dsls"], merged, problems);
-    for (const auto& p : problems) log_.warn("settings: {}", p);
-    settings_ = merged;
-    settingsChanged();
+    applyClientSettings(settings["dsls"]);
   } else if (caps_.workspaceConfiguration) {
     pullConfiguration();
   }
@@ -97,20 +120,25 @@ void Server::pullConfiguration() {
   request("workspace/configuration", {{"items", Json::array({{{"section", "dsls"}}})}},
           [this](const Json& result, const Json& error) {
             if (!error.is_null() || !result.is_array() || result.empty()) return;
-            analysis::Settings merged = initSettings_;
-            std::vector<std::string> problems;
-            mergeSettings(result[0], merged, problems);
-            for (const auto& p : problems) log_.warn("settings: {}", p);
-            settings_ = merged;
-            settingsChanged();
+            applyClientSettings(result[0]);
           });
 }
 
-void Server::settingsChanged() {
-  ++settingsGeneration_;
+void Server::applyClientSettings(const Json& section) {
+  analysis::Settings merged = initSettings_;
+  if (section.is_object()) {
+    std::vector<std::string> problems;
+    mergeSettings(section, merged, problems);
+    for (const auto& p : problems) log_.warn("settings: {}", p);
+    clientSettings_ = section;
+  }
+  settings_ = merged;
+  inputsChanged();
+}
+
+void Server::inputsChanged() {
   for (auto& [uri, od] : documents_) {
-    od.analysisRevision = 0;  // results computed with the old settings are out of date
-    od.inFlightRevision = 0;
+    invalidate(od);
     scheduleAnalysis(od, true);
   }
   if (caps_.pullDiagnostics && caps_.diagnosticRefresh)

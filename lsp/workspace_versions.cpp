@@ -20,6 +20,10 @@ std::string readSmallFile(const fs::path& p) {
   return s.str();
 }
 
+// The pin files besides requirements*.txt, in the order they are read.
+constexpr const char* kPinFileNames[] = {"pyproject.toml", "setup.cfg", "environment.yml", "environment.yaml"};
+constexpr const char* kVirtualenvDirs[] = {".venv", "venv", "env", ".env"};
+
 std::vector<fs::path> pinFiles(const fs::path& root) {
   std::vector<fs::path> files;
   std::error_code ec;
@@ -28,14 +32,13 @@ std::vector<fs::path> pinFiles(const fs::path& root) {
     if (name.rfind("requirements", 0) == 0 && it->path().extension() == ".txt") files.push_back(it->path());
   }
   std::sort(files.begin(), files.end());
-  for (const char* name : {"pyproject.toml", "setup.cfg", "environment.yml", "environment.yaml"})
-    files.push_back(root / name);
+  for (const char* name : kPinFileNames) files.push_back(root / name);
   return files;
 }
 
 std::optional<std::pair<std::string, std::string>> installedVersion(const fs::path& root, const std::string& package) {
   std::error_code ec;
-  for (const char* venv : {".venv", "venv", "env", ".env"}) {
+  for (const char* venv : kVirtualenvDirs) {
     fs::path lib = root / venv / "lib";
     for (auto py = fs::directory_iterator(lib, ec); !ec && py != fs::directory_iterator(); py.increment(ec)) {
       fs::path site = py->path() / "site-packages";
@@ -71,6 +74,14 @@ void detect(const std::vector<std::string>& roots, const std::string& package, s
 }
 
 }  // namespace
+
+std::vector<std::string> workspaceVersionFileGlobs() {
+  std::vector<std::string> globs{"**/requirements*.txt"};
+  for (const char* name : kPinFileNames) globs.push_back(std::string("**/") + name);
+  // An install or upgrade in a virtualenv rewrites the package's dist-info folder.
+  globs.push_back("**/site-packages/{deepspeed,torch}-*.dist-info/METADATA");
+  return globs;
+}
 
 void detectWorkspaceVersions(const std::vector<std::string>& roots, analysis::Settings& settings, Logger& log) {
   detect(roots, "deepspeed", settings.deepspeedVersion, settings.deepspeedVersionSource, log);

@@ -14,4 +14,8 @@ namespace dsls::lsp {
 // deepspeed-*.dist-info / torch-*.dist-info in a virtualenv under the root.
 void detectWorkspaceVersions(const std::vector<std::string>& roots, analysis::Settings& settings, Logger& log);
 
+// Glob patterns (LSP file watchers) of every file detectWorkspaceVersions reads, and of the
+// pyproject.toml files whose [tool.dsls] section applies to documents.
+std::vector<std::string> workspaceVersionFileGlobs();
+
 }  // namespace dsls::lsp

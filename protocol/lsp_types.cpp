@@ -67,9 +67,6 @@ ClientCapabilities parseClientCapabilities(const Json& params) {
   c.pullDiagnostics = flag(caps, {"textDocument", "diagnostic"});
   c.diagnosticRefresh = flag(caps, {"workspace", "diagnostics", "refreshSupport"});
   c.relatedInformation = flag(caps, {"textDocument", "publishDiagnostics", "relatedInformation"}) || c.pullDiagnostics;
-  c.codeDescription = flag(caps, {"textDocument", "publishDiagnostics", "codeDescriptionSupport"}) ||
-                      flag(caps, {"textDocument", "diagnostic", "codeDescriptionSupport"});
-  c.diagnosticTags = flag(caps, {"textDocument", "publishDiagnostics", "tagSupport"}) || c.pullDiagnostics;
   c.hoverMarkdown = contains(caps, {"textDocument", "hover", "contentFormat"}, "markdown");
   c.completionSnippets = flag(caps, {"textDocument", "completion", "completionItem", "snippetSupport"});
   c.completionDocumentationMarkdown =
@@ -78,8 +75,8 @@ ClientCapabilities parseClientCapabilities(const Json& params) {
   c.inlayHintRefresh = flag(caps, {"workspace", "inlayHint", "refreshSupport"});
   c.workspaceConfiguration = flag(caps, {"workspace", "configuration"});
   c.didChangeConfigurationDynamic = flag(caps, {"workspace", "didChangeConfiguration", "dynamicRegistration"});
+  c.didChangeWatchedFilesDynamic = flag(caps, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"});
   c.hierarchicalSymbols = flag(caps, {"textDocument", "documentSymbol", "hierarchicalDocumentSymbolSupport"});
-  c.workDoneProgress = flag(caps, {"window", "workDoneProgress"});
   return c;
 }
 

@@ -32,8 +32,6 @@ struct ClientCapabilities {
   bool pullDiagnostics = false;
   bool diagnosticRefresh = false;
   bool relatedInformation = false;
-  bool codeDescription = false;
-  bool diagnosticTags = false;
   bool hoverMarkdown = false;
   bool completionSnippets = false;
   bool completionDocumentationMarkdown = false;
@@ -41,8 +39,8 @@ struct ClientCapabilities {
   bool inlayHintRefresh = false;
   bool workspaceConfiguration = false;
   bool didChangeConfigurationDynamic = false;
+  bool didChangeWatchedFilesDynamic = false;
   bool hierarchicalSymbols = false;
-  bool workDoneProgress = false;
 };
 
 // Reads the capabilities from initialize params; picks utf-8 when offered, else utf-16

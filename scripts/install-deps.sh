@@ -11,7 +11,7 @@ packages=(build-essential cmake pkg-config git
 if [[ $profile == test ]]; then
   packages+=(python3 strace neovim emacs-nox elpa-eglot nodejs npm ripgrep
             elpa-lsp-mode chromium libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev
-            clang libclang-rt-dev libbenchmark-dev time)
+            clang libclang-rt-dev libbenchmark-dev time ccache)
 fi
 
 missing=()

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <stdexcept>
 
 #include "analysis/logs/fingerprints.h"
 
@@ -100,17 +101,26 @@ TEST_CASE("each fingerprint kind has a matching sample line") {
   CHECK(FingerprintMatcher::shared().patternCount() == static_cast<std::size_t>(Fp::Count));
 }
 
-TEST_CASE("captures: watchdog fields, even when the line is cut") {
+TEST_CASE("captures: watchdog fields by name, even when the line is cut") {
   std::vector<FpMatch> out;
   FingerprintMatcher::shared().match(
       "[Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=202558, OpType=_ALLGATHER_BASE, "
       "NumelIn=2359296, NumelOut=18874368, Timeout(ms)=1800000) ran for 1800436 mill",
       out);
   REQUIRE(out.size() == 1);
-  CHECK(out[0].groups[0] == "202558");
-  CHECK(out[0].groups[1] == "_ALLGATHER_BASE");
-  CHECK(out[0].groups[4] == "1800000");
-  CHECK(out[0].groups[5] == "1800436");
+  CHECK(out[0].group("seq") == "202558");
+  CHECK(out[0].group("op") == "_ALLGATHER_BASE");
+  CHECK(out[0].group("timeout_ms") == "1800000");
+  CHECK(out[0].group("ran_ms") == "1800436");
+  CHECK_THROWS_AS(out[0].group("SeqNum"), std::logic_error);  // a name the pattern does not have
+}
+
+TEST_CASE("captures: a group that did not take part is a null view") {
+  std::vector<FpMatch> out;
+  FingerprintMatcher::shared().match("[deepspeed] OVERFLOW! Rank 0 Skipping step.", out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].group("attempted").data() == nullptr);
+  CHECK(out[0].firstOf({"attempted", "reduced"}).data() == nullptr);
 }
 
 TEST_CASE("ordinary training lines match nothing") {

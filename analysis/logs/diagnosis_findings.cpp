@@ -42,11 +42,14 @@ LogFinding baseFinding(const Accumulator& a) {
   appendUnique(f.configKeys, a.configKeys);
   f.ruleCodes = splitList(info.ruleCodes);
   std::string details;
-  for (const auto& d : a.details) details += (details.empty() ? "" : " ") + d;
+  auto sentence = [&details](std::string_view s) {
+    if (!details.empty()) details += ' ';
+    details += s;
+  };
+  for (const auto& d : a.details) sentence(d);
   if (const std::string_view phase = tb::phaseName(a.phase); !phase.empty())
-    details += (details.empty() ? "" : " ") + fmt::format("It was raised during {}.", phase);
-  if (!a.frames.empty())
-    details += (details.empty() ? "" : " ") + fmt::format("Innermost frames: {}.", fmt::join(a.frames, " → "));
+    sentence(fmt::format("It was raised during {}.", phase));
+  if (!a.frames.empty()) sentence(fmt::format("Innermost frames: {}.", fmt::join(a.frames, " → ")));
   appendNote(f, details);
   return f;
 }

@@ -157,6 +157,18 @@ const Entry kEntries[] = {
        "`ls <checkpoint_dir>/latest`, and check that the first progress line after resuming does not show "
        "step 0.",
        "", ""},
+      {FailureId::CheckpointWriteFailed, "Checkpoint file could not be written", Severity::Error, Tier::Primary, false,
+       "torch.save could not write a file of the checkpoint: the write call under PyTorch's zip writer failed. "
+       "Almost always the file system that holds the checkpoint is full or a disk quota is exceeded; a network "
+       "file system error does the same. A DeepSpeed checkpoint holds every rank's ZeRO partition of the "
+       "optimizer states as well as the model, several times the size of the weights, and every save adds "
+       "another global_step folder. The file left behind is incomplete.",
+       "Free space on the checkpoint volume or save to a larger one, keep fewer checkpoints (save_total_limit "
+       "in the HF Trainer), or leave out the optimizer states when the run need not resume from them "
+       "(save_only_model in the HF Trainer). Resume from an earlier, complete checkpoint.",
+       "On the node of the failing rank: `df -h <checkpoint_dir>` and `du -sh <checkpoint_dir>/*` (and "
+       "`quota -s` where quotas apply), then save once more.",
+       "", ""},
 
       // --- configuration ------------------------------------------------------
       {FailureId::ConfigExtraKey, "Unknown key in a strict config section", Severity::Error, Tier::Primary, true,

@@ -1,5 +1,6 @@
 // ZeRO internals and checkpoints: parameter state asserts, gradients reduced twice,
-// partitioned parameters used as full ones, checkpoints that do not fit the run.
+// partitioned parameters used as full ones, checkpoints that do not fit the run or
+// could not be written.
 #include <fmt/format.h>
 
 #include "analysis/logs/fingerprint_handlers.h"
@@ -51,6 +52,13 @@ bool onCkptDpMismatch(const Hit& hit) {
 
 bool onCkptNoLatest(const Hit& hit) {
   addDetail(recordHere(hit, FailureId::CheckpointLatestMissing), "Looked for " + text::sanitize(hit.group("path"), 200) + ".");
+  return true;
+}
+
+bool onCkptWriteFailed(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::CheckpointWriteFailed);
+  if (a && a->total == 1)
+    addDetail(a, "torch.save stopped at `" + text::sanitize(hit.group("entry"), 120) + "` of the checkpoint file.");
   return true;
 }
 

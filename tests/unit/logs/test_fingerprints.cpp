@@ -61,6 +61,7 @@ TEST_CASE("each fingerprint kind has a matching sample line") {
       {Fp::CkptSizeMismatch, "size mismatch for model.decoder.layers.25.fc1.weight: copying a param with shape torch.Size([0]) from checkpoint, the shape in current model is torch.Size([10240, 2560])."},
       {Fp::CkptDpMismatch, "deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size of 8 but the current world size is 16. Automatic adjustment of ZeRO's optimizer state partitioning with a new world size is not currently supported."},
       {Fp::CkptNoLatest, "Unable to find latest file at /ckpt/latest, if trying to load latest checkpoint please ensure this file exists or pass an explicit checkpoint tag when loading a checkpoint."},
+      {Fp::CkptWriteFailed, "RuntimeError: [enforce fail at inline_container.cc:778] . PytorchStreamWriter failed writing file data/0: file write failed"},
       {Fp::PydanticHeader, "pydantic_core._pydantic_core.ValidationError: 5 validation errors for DeepSpeedBF16Config"},
       {Fp::PydanticExtraV1, "zero_hpz_partition_size  extra fields not permitted (type=value_error.extra)"},
       {Fp::PydanticExtraV2, "  Extra inputs are not permitted [type=extra_forbidden, input_value=0, input_type=int]"},

@@ -1,9 +1,10 @@
 // Whether a config is exposed to the known overlap_comm races, by ZeRO stage, effective
-// flags and DeepSpeed/PyTorch versions. The bug table is declared once in overlap_race.cpp;
-// the rule, the hover and the log diagnosis all read it.
+// flags and DeepSpeed/PyTorch versions. The bug table is declared once in
+// analysis/facts/overlap_race_releases.cpp; the rule, the hover and the log diagnosis all read it.
 #pragma once
 
 #include "analysis/config/config_model.h"
+#include "analysis/facts/overlap_race_releases.h"
 
 #include <string>
 #include <string_view>
@@ -11,19 +12,9 @@
 
 namespace dsls::config {
 
-struct RaceBug {
-  std::string_view id;          // short handle used in docs: "ipg-reverse-wait", ...
-  std::string_view summary;     // one plain sentence
-  std::vector<int> stages;      // ZeRO stages it hits
-  std::string_view introduced;  // first affected DeepSpeed release ("" = long-standing)
-  std::string_view fixed;       // first fixed release
-  bool needsContiguous;         // needs contiguous_gradients as well as overlap_comm
-  bool needsTorchCompile;
-  std::string_view minTorch;    // PyTorch release from which it shows ("" = any)
-  std::string_view links;       // markdown links to the issues and PRs
-};
-
-const std::vector<RaceBug>& raceBugs();
+// The bug table itself is a domain fact shared with the log analyser.
+using facts::RaceBug;
+using facts::raceBugs;
 
 struct RaceAssessment {
   enum class Verdict {

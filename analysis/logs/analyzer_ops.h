@@ -1,7 +1,7 @@
 // Internal operations of LogAnalyzer, split over several files by concern:
 // recording findings (log_analyzer.cpp), fingerprint handlers
-// (fingerprint_handlers.cpp), metrics (metrics_scan.cpp), the torchrun failure
-// summary (torchrun_summary.cpp) and the final diagnosis (diagnosis.cpp).
+// (fingerprint_handlers.h, handlers_*.cpp), metrics (metrics_scan.cpp), the torchrun
+// failure summary (torchrun_summary.cpp) and the final diagnosis (diagnosis*.cpp).
 #pragma once
 
 #include <optional>
@@ -50,7 +50,10 @@ struct RecordOptions {
 };
 
 // Adds one occurrence; returns nullptr when the finding cap is reached.
-Accumulator* record(State& s, std::string_view id, const Occurrence& occ, const RecordOptions& options = {});
+Accumulator* record(State& s, FailureId failure, const Occurrence& occ, const RecordOptions& options = {});
+// The finding recorded for `failure` without a key suffix; nullptr when there is none.
+Accumulator* findAccumulator(State& s, FailureId failure);
+const Accumulator* findAccumulator(const State& s, FailureId failure);
 void addDetail(Accumulator* a, std::string detail);
 void addConfigKey(Accumulator* a, std::string key);
 void addTimelineEvent(State& s, std::size_t stream, const Evidence& ev, TimelineEventKind kind, std::string_view id,

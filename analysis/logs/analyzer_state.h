@@ -72,7 +72,8 @@ struct StreamState {
 
 struct Accumulator {
   std::string key;  // id, or id + ":" + exception type
-  std::string id;
+  FailureId failure = FailureId::PythonException;
+  std::string id;  // failureCode(failure)
   std::string title;
   Tier tier = Tier::Advisory;
   analysis::Severity severity = analysis::Severity::Information;

@@ -2,18 +2,36 @@
 
 #include "analysis/config/rule_id.h"
 
+#include <array>
+#include <stdexcept>
+#include <string>
+
 namespace dsls::logs {
 
 using analysis::Severity;
-using config::RuleId;
-using config::ruleCode;
 
 namespace {
 
-std::vector<FailureInfo> buildCatalog() {
-  return {
+// One catalogue entry as written below; the id comes from failure_ids.inc.
+struct Entry {
+  FailureId failure;
+  std::string_view title;
+  Severity severity;
+  Tier tier;
+  bool rankIndependent;
+  std::string_view mechanism, fix, verify, configKeys, ruleCodes;
+};
+
+constexpr std::string_view kCodes[] = {
+#define DSLS_FAILURE(identifier, id) id,
+#include "analysis/logs/failure_ids.inc"
+#undef DSLS_FAILURE
+};
+static_assert(std::size(kCodes) == static_cast<std::size_t>(FailureId::Count));
+
+const Entry kEntries[] = {
       // --- memory -------------------------------------------------------------
-      {"cuda-oom", "GPU out of memory", Severity::Error, Tier::Primary, false,
+      {FailureId::CudaOom, "GPU out of memory", Severity::Error, Tier::Primary, false,
        "A CUDA allocation failed on this rank. Where it failed tells what filled the GPU: during "
        "_configure_distributed_model or _broadcast_model each GPU received the whole model; during the "
        "optimizer step the optimizer states did not fit; during backward the activations did not fit. "
@@ -24,7 +42,7 @@ std::vector<FailureInfo> buildCatalog() {
        "Rerun the failing step with a smaller micro batch and watch `nvidia-smi --query-gpu=index,memory.used,"
        "memory.total --format=csv -l 1` on the failing node.",
        "zero_optimization.stage,train_micro_batch_size_per_gpu,zero_optimization.offload_optimizer", ""},
-      {"host-oom", "Worker killed with SIGKILL (host memory)", Severity::Error, Tier::Primary, false,
+      {FailureId::HostOom, "Worker killed with SIGKILL (host memory)", Severity::Error, Tier::Primary, false,
        "Exit code -9 means the process received SIGKILL. On training nodes this is almost always the kernel "
        "OOM killer after host RAM ran out (CPU offload buffers, pinned memory, every rank loading a full copy "
        "of the model), but a scheduler or a user killing the job gives the same code.",
@@ -37,7 +55,7 @@ std::vector<FailureInfo> buildCatalog() {
        ""},
 
       // --- collectives --------------------------------------------------------
-      {"nccl-watchdog-timeout", "NCCL collective timed out", Severity::Error, Tier::Collateral, false,
+      {FailureId::NcclWatchdogTimeout, "NCCL collective timed out", Severity::Error, Tier::Collateral, false,
        "A collective did not finish within the process-group timeout. The rank that prints this line is "
        "waiting for peers: another rank died, stopped calling collectives, is busy with slow work (a "
        "rank-0-only checkpoint save or evaluation), or the network failed. When the wait ran for the whole "
@@ -48,7 +66,7 @@ std::vector<FailureInfo> buildCatalog() {
        "Rerun with `TORCH_DISTRIBUTED_DEBUG=DETAIL NCCL_DEBUG=INFO` and compare SeqNum and OpType across the "
        "ranks' timeout lines.",
        "", ""},
-      {"nccl-desync", "Ranks are out of step in their collectives", Severity::Error, Tier::Primary, false,
+      {FailureId::NcclDesync, "Ranks are out of step in their collectives", Severity::Error, Tier::Primary, false,
        "The watchdog lines show different SeqNum or OpType on different ranks, so the ranks were not "
        "executing the same collective. Typical causes: a collective called only on some ranks (save_checkpoint, "
        "save_16bit_model or GatheredParameters under `if rank == 0`), ranks running a different number of "
@@ -60,7 +78,7 @@ std::vector<FailureInfo> buildCatalog() {
        "Rerun with `TORCH_DISTRIBUTED_DEBUG=DETAIL`, which reports the mismatching collective, or log the "
        "step and call site on every rank before each save and evaluation.",
        "", ""},
-      {"nccl-error", "NCCL communication error", Severity::Error, Tier::Communication, false,
+      {FailureId::NcclError, "NCCL communication error", Severity::Error, Tier::Communication, false,
        "NCCL reported an error while setting up or running a collective. Common causes are the wrong "
        "network interface, InfiniBand/RoCE settings, a small /dev/shm inside containers, or blocked ports "
        "between nodes. ncclRemoteError means a peer went away, which is usually a consequence of a failure "
@@ -70,12 +88,12 @@ std::vector<FailureInfo> buildCatalog() {
        "Rerun with `NCCL_DEBUG=INFO` and run nccl-tests (`all_reduce_perf -b 8 -e 256M -f 2 -g <gpus per node>`) "
        "across the same nodes.",
        "", ""},
-      {"nccl-process-abort", "Process taken down by the NCCL watchdog", Severity::Warning, Tier::Collateral, false,
+      {FailureId::NcclProcessAbort, "Process taken down by the NCCL watchdog", Severity::Warning, Tier::Collateral, false,
        "After a collective failed or timed out, the watchdog aborts the communicator and then the process "
        "(SIGABRT, exit code -6). These lines report the consequence, not the cause.",
        "Fix the initiating failure; these lines go away with it.",
        "Look about one process-group timeout before these lines for the first exception on any rank.", "", ""},
-      {"port-in-use", "Rendezvous port already in use", Severity::Error, Tier::Primary, false,
+      {FailureId::PortInUse, "Rendezvous port already in use", Severity::Error, Tier::Primary, false,
        "The master could not listen on its port because another process holds it: a leftover job, two jobs "
        "on one node with the same port, or distributed initialisation called twice.",
        "Pass a free port with --master_port (or MASTER_PORT), stop leftover processes, and initialise "
@@ -83,7 +101,7 @@ std::vector<FailureInfo> buildCatalog() {
        "`ss -ltnp | grep <port>` on the master node shows which process holds the port.", "", ""},
 
       // --- ZeRO internals -----------------------------------------------------
-      {"zero3-param-state-assert", "ZeRO-3 parameter state assertion", Severity::Error, Tier::Primary, false,
+      {FailureId::Zero3ParamStateAssert, "ZeRO-3 parameter state assertion", Severity::Error, Tier::Primary, false,
        "ZeRO-3 gathers and releases each partitioned parameter around the sub-module that uses it. This "
        "assertion means a module ran outside those hooks or in an order the bookkeeping did not expect: a "
        "sub-module called directly, parameters shared between models, in-place edits inside "
@@ -94,7 +112,7 @@ std::vector<FailureInfo> buildCatalog() {
        "The assertion prints the parameter's ds_summary; find that parameter id in a run with the same seed "
        "and check which module uses it outside the engine.",
        "zero_optimization.stage", ""},
-      {"zero-grad-reduced-twice", "Gradient reduced twice in ZeRO-1/2", Severity::Error, Tier::Primary, false,
+      {FailureId::ZeroGradReducedTwice, "Gradient reduced twice in ZeRO-1/2", Severity::Error, Tier::Primary, false,
        "ZeRO stage 1/2 reduces each parameter's gradient once per step. A second gradient for the same "
        "parameter arrived: reentrant activation checkpointing, two backward calls per step, or a weight used "
        "on two paths.",
@@ -103,7 +121,7 @@ std::vector<FailureInfo> buildCatalog() {
        "Run one step with activation checkpointing off; if the assertion disappears, reentrant checkpointing "
        "is the cause.",
        "zero_optimization.stage", ""},
-      {"zero3-partitioned-param", "Partitioned ZeRO-3 parameter used outside the engine", Severity::Error,
+      {FailureId::Zero3PartitionedParam, "Partitioned ZeRO-3 parameter used outside the engine", Severity::Error,
        Tier::Primary, false,
        "Under ZeRO-3 a parameter outside its module's forward is an empty placeholder (shape [0]), so "
        "embedding or linear code reports it is not 2-D. The same message can have other causes; it points at "
@@ -114,7 +132,7 @@ std::vector<FailureInfo> buildCatalog() {
        "zero_optimization.stage", ""},
 
       // --- checkpoints --------------------------------------------------------
-      {"checkpoint-size-mismatch", "Checkpoint tensor shapes do not match the model", Severity::Error,
+      {FailureId::CheckpointSizeMismatch, "Checkpoint tensor shapes do not match the model", Severity::Error,
        Tier::Primary, false,
        "A shape of torch.Size([0]) on the checkpoint side means the weights were saved from a ZeRO-3 model "
        "without gathering them first; [0] on the model side means the model is still partitioned while "
@@ -124,7 +142,7 @@ std::vector<FailureInfo> buildCatalog() {
        "`python zero_to_fp32.py <checkpoint_dir> <output_dir>` and load the result, then print the shape of "
        "the tensor named in the message.",
        "zero_optimization.stage3_gather_16bit_weights_on_model_save", ""},
-      {"checkpoint-dp-world-size", "Checkpoint saved with a different data-parallel size", Severity::Error,
+      {FailureId::CheckpointDpWorldSize, "Checkpoint saved with a different data-parallel size", Severity::Error,
        Tier::Primary, true,
        "ZeRO optimizer states are partitioned by data-parallel rank. A checkpoint written with one DP world "
        "size cannot be loaded as is with another.",
@@ -133,7 +151,7 @@ std::vector<FailureInfo> buildCatalog() {
        "Run DeepSpeed's deepspeed/checkpoint/ds_to_universal.py with --input_folder <step dir> "
        "--output_folder <dir>, then resume with checkpoint.load_universal set to true.",
        "checkpoint.load_universal", ""},
-      {"checkpoint-latest-missing", "No `latest` file: the run may restart from scratch", Severity::Warning,
+      {FailureId::CheckpointLatestMissing, "No `latest` file: the run may restart from scratch", Severity::Warning,
        Tier::Advisory, true,
        "load_checkpoint found no `latest` tag file, returned (None, None), and training continued from "
        "step 0 unless the caller checked the result.",
@@ -141,9 +159,21 @@ std::vector<FailureInfo> buildCatalog() {
        "`ls <checkpoint_dir>/latest`, and check that the first progress line after resuming does not show "
        "step 0.",
        "", ""},
+      {FailureId::CheckpointWriteFailed, "Checkpoint file could not be written", Severity::Error, Tier::Primary, false,
+       "torch.save could not write a file of the checkpoint: the write call under PyTorch's zip writer failed. "
+       "Almost always the file system that holds the checkpoint is full or a disk quota is exceeded; a network "
+       "file system error does the same. A DeepSpeed checkpoint holds every rank's ZeRO partition of the "
+       "optimizer states as well as the model, several times the size of the weights, and every save adds "
+       "another global_step folder. The file left behind is incomplete.",
+       "Free space on the checkpoint volume or save to a larger one, keep fewer checkpoints (save_total_limit "
+       "in the HF Trainer), or leave out the optimizer states when the run need not resume from them "
+       "(save_only_model in the HF Trainer). Resume from an earlier, complete checkpoint.",
+       "On the node of the failing rank: `df -h <checkpoint_dir>` and `du -sh <checkpoint_dir>/*` (and "
+       "`quota -s` where quotas apply), then save once more.",
+       "", ""},
 
       // --- configuration ------------------------------------------------------
-      {"config-extra-key", "Unknown key in a strict config section", Severity::Error, Tier::Primary, true,
+      {FailureId::ConfigExtraKey, "Unknown key in a strict config section", Severity::Error, Tier::Primary, true,
        "This config section rejects keys it does not define. The key is misspelt, placed in the wrong "
        "section (aio inside zero_optimization, loss-scale keys inside bf16), or newer than the installed "
        "DeepSpeed. The wording 'extra fields not permitted' comes from pydantic v1 (DeepSpeed up to 0.14.x), "
@@ -152,10 +182,10 @@ std::vector<FailureInfo> buildCatalog() {
        "`python -c \"import deepspeed; print(deepspeed.__version__)\"`, then run `dsls check` on the config to "
        "see the same key flagged before launch.",
        "", ""},
-      {"config-validation-error", "Config value rejected by validation", Severity::Error, Tier::Primary, true,
+      {FailureId::ConfigValidationError, "Config value rejected by validation", Severity::Error, Tier::Primary, true,
        "A value in a strict config section has the wrong type or range for the installed DeepSpeed.",
        "Correct the value named in the message.", "Run `dsls check` on the config before launching.", "", ""},
-      {"batch-size-assert", "Batch size settings are inconsistent", Severity::Error, Tier::Primary, true,
+      {FailureId::BatchSizeAssert, "Batch size settings are inconsistent", Severity::Error, Tier::Primary, true,
        "DeepSpeed requires train_batch_size = train_micro_batch_size_per_gpu × gradient_accumulation_steps × "
        "data-parallel world size. Missing members are derived with integer division, which can also round "
        "the micro batch down to 0. The world size here excludes model- and sequence-parallel ranks.",
@@ -164,55 +194,54 @@ std::vector<FailureInfo> buildCatalog() {
        "Multiply micro batch × accumulation steps × GPUs of the launch command and compare with "
        "train_batch_size; `dsls check` on the config does the same arithmetic.",
        "train_batch_size,train_micro_batch_size_per_gpu,gradient_accumulation_steps", ""},
-      {"hf-config-mismatch", "DeepSpeed config disagrees with TrainingArguments", Severity::Error, Tier::Primary,
+      {FailureId::HfConfigMismatch, "DeepSpeed config disagrees with TrainingArguments", Severity::Error, Tier::Primary,
        true,
        "The HF integration fills \"auto\" values from TrainingArguments and refuses concrete config values "
        "that differ from the command-line arguments.",
        "Set the listed config keys to \"auto\", or make them equal to the TrainingArguments values.",
        "Rerun; the ValueError lists each remaining pair as `- ds <key>=<value> vs hf <arg>=<value>`.", "", ""},
-      {"fp16-bf16-both", "fp16 and bf16 both enabled", Severity::Error, Tier::Primary, true,
+      {FailureId::Fp16Bf16Both, "fp16 and bf16 both enabled", Severity::Error, Tier::Primary, true,
        "Only one mixed-precision mode can be active.",
        "Enable one of fp16.enabled / bf16.enabled (\"auto\" under the HF Trainer follows the command line).",
        "Run `dsls check` on the config.", "fp16.enabled,bf16.enabled", ""},
-      {ruleCode(RuleId::AutoNotFilled), "\"auto\" reached DeepSpeed without a value", Severity::Error, Tier::Primary,
-       true,
+      {FailureId::AutoNotFilled, "\"auto\" reached DeepSpeed without a value", Severity::Error, Tier::Primary, true,
        "A key written as \"auto\" was compared with a number. Only the HF Trainer and Accelerate replace "
        "\"auto\"; plain deepspeed.initialize keeps the string.",
        "Replace \"auto\" with numbers when the config is not used through the HF Trainer or Accelerate.",
        "Search the config for \"auto\" and check which keys your launcher fills.", "", ""},
-      {ruleCode(RuleId::MaxGradNormInOptimizer), "max_grad_norm given as an optimizer parameter", Severity::Error,
+      {FailureId::MaxGradNormInOptimizer, "max_grad_norm given as an optimizer parameter", Severity::Error,
        Tier::Primary, true, "DeepSpeed clips gradients itself and does not accept max_grad_norm in optimizer.params.",
        "Move the value to the top-level gradient_clipping key.", "Run `dsls check` on the config.",
        "optimizer.params.max_grad_norm,gradient_clipping", ""},
-      {"untested-zero-optimizer", "Client optimizer not allowed with ZeRO", Severity::Error, Tier::Primary, true,
+      {FailureId::UntestedZeroOptimizer, "Client optimizer not allowed with ZeRO", Severity::Error, Tier::Primary, true,
        "ZeRO refuses optimizers it was not tested with unless the config allows them.",
        "Set zero_allow_untested_optimizer to true, or configure the optimizer in the DeepSpeed config.",
        "Rerun after the change.", "zero_allow_untested_optimizer,optimizer.type", ""},
-      {ruleCode(RuleId::AmpWithZero), "Apex AMP used with ZeRO", Severity::Error, Tier::Primary, true,
+      {FailureId::AmpWithZero, "Apex AMP used with ZeRO", Severity::Error, Tier::Primary, true,
        "The amp section cannot be combined with ZeRO.", "Use the fp16 or bf16 section instead of amp.",
        "Run `dsls check` on the config.", "amp.enabled", ""},
-      {"duplicate-config-keys", "Duplicate keys in the DeepSpeed config", Severity::Error, Tier::Primary, true,
+      {FailureId::DuplicateConfigKeys, "Duplicate keys in the DeepSpeed config", Severity::Error, Tier::Primary, true,
        "DeepSpeed rejects a config file in which a key appears twice in one object.",
        "Merge the duplicated sections into one.", "Run `dsls check` on the config; it marks both copies.", "", ""},
-      {"accelerate-zero-section-missing", "Config has no zero_optimization section", Severity::Error,
+      {FailureId::AccelerateZeroSectionMissing, "Config has no zero_optimization section", Severity::Error,
        Tier::Primary, true, "Accelerate requires a zero_optimization section in a DeepSpeed config file.",
        "Add a zero_optimization section with the intended stage.", "Run `dsls check` on the config.",
        "zero_optimization", ""},
-      {"partial-offload-stage", "Partial optimizer offload needs ZeRO stage 3", Severity::Error, Tier::Primary, true,
+      {FailureId::PartialOffloadStage, "Partial optimizer offload needs ZeRO stage 3", Severity::Error, Tier::Primary, true,
        "offload_optimizer.ratio below 1.0 is only implemented for stage 3.",
        "Remove ratio or use stage 3.", "Run `dsls check` on the config.",
        "zero_optimization.offload_optimizer.ratio,zero_optimization.stage", ""},
-      {"pipeline-zero-stage", "ZeRO-2/3 used with pipeline parallelism", Severity::Error, Tier::Primary, true,
+      {FailureId::PipelineZeroStage, "ZeRO-2/3 used with pipeline parallelism", Severity::Error, Tier::Primary, true,
        "The pipeline engine supports ZeRO stage 0 and 1 only.", "Use ZeRO stage 1 or lower with PipelineModule.",
        "Run `dsls check` on the config.", "zero_optimization.stage", ""},
-      {"config-deprecated-key", "Deprecated config key", Severity::Warning, Tier::Advisory, true,
+      {FailureId::ConfigDeprecatedKey, "Deprecated config key", Severity::Warning, Tier::Advisory, true,
        "DeepSpeed accepted the old key and copied its value to the new one.", "Rename the key as the message says.",
        "Run `dsls check` on the config.", "", ""},
-      {"unsupported-optimizer", "Optimizer type not supported", Severity::Error, Tier::Primary, true,
+      {FailureId::UnsupportedOptimizer, "Optimizer type not supported", Severity::Error, Tier::Primary, true,
        "optimizer.type is neither a DeepSpeed optimizer nor a torch.optim class name.",
        "Use a supported name (Adam, AdamW, Lamb, ... or a torch.optim class, case-sensitive).",
        "Run `dsls check` on the config.", "optimizer.type", ""},
-      {"op-build-failure", "DeepSpeed op failed to build", Severity::Error, Tier::Primary, false,
+      {FailureId::OpBuildFailure, "DeepSpeed op failed to build", Severity::Error, Tier::Primary, false,
        "A DeepSpeed C++/CUDA op (cpu_adam for CPU offload, fused_adam, ...) is compiled on first use and the "
        "build failed, usually because the CUDA toolkit or compiler does not match the installed torch. A later "
        "\"no attribute 'ds_opt_adam'\" error is a consequence of this failure.",
@@ -221,7 +250,7 @@ std::vector<FailureInfo> buildCatalog() {
        "`ds_report` lists which ops are compatible and built.", "zero_optimization.offload_optimizer.device", ""},
 
       // --- numerics -----------------------------------------------------------
-      {"fp16-loss-scale-floor", "fp16 loss scale collapsed to its minimum", Severity::Error, Tier::Primary, true,
+      {FailureId::Fp16LossScaleFloor, "fp16 loss scale collapsed to its minimum", Severity::Error, Tier::Primary, true,
        "Dynamic loss scaling halves the scale and skips the step on every overflow. When nearly every step "
        "overflows the scale reaches min_loss_scale and DeepSpeed stops the run. Typical causes: a model "
        "trained in bf16 now run in fp16, a learning rate that is too high, or bad samples.",
@@ -230,78 +259,108 @@ std::vector<FailureInfo> buildCatalog() {
        "Rerun from the last good checkpoint with bf16 (or a lower learning rate) and check that OVERFLOW lines "
        "stop after the first steps.",
        "fp16.enabled,bf16.enabled,fp16.min_loss_scale", ""},
-      {"fp16-overflow-skips", "fp16 overflow: optimizer steps skipped", Severity::Information, Tier::Advisory, true,
+      {FailureId::Fp16OverflowSkips, "fp16 overflow: optimizer steps skipped", Severity::Information, Tier::Advisory, true,
        "With fp16 dynamic loss scaling, an overflowing step is skipped and the scale halved. A few overflows "
        "at the start are normal calibration of the scale; frequent overflows later mean the model or data "
        "regularly exceed the fp16 range.",
        "Nothing for a few early skips. For frequent skips: bf16, a lower learning rate, or gradient clipping.",
        "Compare `skipped=` with `step=` in the progress lines: the ratio should fall towards 0.",
        "fp16.enabled,fp16.initial_scale_power,fp16.loss_scale_window", ""},
-      {"nan-grad-norm", "Gradient norm is NaN or infinite", Severity::Error, Tier::Numeric, true,
+      {FailureId::NanGradNorm, "Gradient norm is NaN or infinite", Severity::Error, Tier::Numeric, true,
        "Some gradient was not finite when the norm was computed. If the optimizer step ran on it, the weights "
        "are corrupted from that step on.",
        "Find where non-finite values start (learning rate, data, precision); see the notes for this run above.",
        "Rerun from the last checkpoint before the first NaN with the same seed and watch grad_norm.", "", ""},
-      {"nan-loss", "Loss is NaN or infinite", Severity::Error, Tier::Numeric, true,
+      {FailureId::NanLoss, "Loss is NaN or infinite", Severity::Error, Tier::Numeric, true,
        "The loss stopped being finite, usually after non-finite gradients updated the weights or after an "
        "overflow in the forward pass.",
        "Find the first step where values stop being finite; see the notes for this run above.",
        "Rerun from the last checkpoint before the first NaN with the same seed and watch loss and grad_norm.",
        "", ""},
-      {"loss-stuck-zero", "Loss stuck at exactly 0.0", Severity::Warning, Tier::Numeric, true,
+      {FailureId::LossStuckZero, "Loss stuck at exactly 0.0", Severity::Warning, Tier::Numeric, true,
        "A logged training loss of 0.0 over several logging steps usually means the model output or the labels "
        "are degenerate (all labels masked, weights corrupted by earlier non-finite updates). The HF Trainer "
        "rounds the logged loss to 4 decimals, so a real loss below 0.00005 also prints as 0.0.",
        "Check label masking and the first steps where the loss became 0; see the notes for this run above.",
        "Print the number of unmasked label tokens of one batch, and rerun the first affected steps.", "", ""},
-      {"grad-norm-stuck", "Gradient norm stuck at 1.4142135623730951", Severity::Warning, Tier::Numeric, true,
+      {FailureId::GradNormStuck, "Gradient norm stuck at 1.4142135623730951", Severity::Warning, Tier::Numeric, true,
        "The same grad_norm value (the square root of 2) on several consecutive steps is not a property of "
        "real gradients; it has been reported together with corrupted gradients in ZeRO-1/2.",
        "See the notes for this run above.", "Rerun a few steps and check whether grad_norm varies.", "", ""},
 
       // --- generic and context ------------------------------------------------
-      {"python-exception", "Uncaught Python exception", Severity::Error, Tier::Primary, false,
+      {FailureId::PythonException, "Uncaught Python exception", Severity::Error, Tier::Primary, false,
        "This exception is not in the catalogue of known DeepSpeed failures. It is the first error in the log "
        "that is not a collective timeout or abort; the traceback frames show where it was raised.",
        "Read the traceback on the initiating rank and fix that error.",
        "Reproduce on a single process (or with the failing rank's data) to see the error without "
        "distributed noise.",
        "", ""},
-      {"incomplete-traceback", "Traceback without its exception line", Severity::Information, Tier::Advisory, false,
+      {FailureId::IncompleteTraceback, "Traceback without its exception line", Severity::Information, Tier::Advisory, false,
        "A traceback starts here but the log has no exception line for it (the log was cut, or the lines of "
        "several processes are interleaved without prefixes). The cause cannot be read from this log.",
        "Capture the complete output of every rank (DeepSpeed --enable_each_rank_log DIR, or torchrun --tee 3).",
        "Check whether the log file was truncated and whether other rank logs exist.", "", ""},
-      {"torchrun-failure-summary", "torchrun failure summary", Severity::Information, Tier::Advisory, false,
+      {FailureId::TorchrunFailureSummary, "torchrun failure summary", Severity::Information, Tier::Advisory, false,
        "torchrun lists the first worker exit it observed under \"Root Cause (first observed failure)\". That "
        "is the order in which exits were noticed, not a causal analysis: with exit code -6 (SIGABRT) the "
        "listed rank was taken down by the NCCL watchdog like the others.",
        "Use the initiating failure found in the log lines instead of the summary's rank.",
        "Compare the summary's exit codes: -6 is a watchdog abort, -9 SIGKILL, 1 a Python exception.", "", ""},
-      {"worker-exit", "Worker exited with an error", Severity::Warning, Tier::Advisory, false,
+      {FailureId::WorkerExit, "Worker exited with an error", Severity::Warning, Tier::Advisory, false,
        "A worker exited with a non-zero code and the log does not contain its cause. Exit code 1 is an "
        "uncaught Python exception, -6 (SIGABRT) an abort (NCCL watchdog or a C++ error), -15 (SIGTERM) a "
        "process stopped by its launcher after another worker failed.",
        "Find the worker's own output (per-rank logs) for the error that made it exit.",
        "Rerun with DeepSpeed --enable_each_rank_log DIR (or torchrun --tee 3) to keep every rank's output.",
        "", ""},
-  };
+};
+
+std::vector<FailureInfo> buildCatalog() {
+  std::vector<FailureInfo> out;
+  std::array<bool, static_cast<std::size_t>(FailureId::Count)> seen{};
+  for (const Entry& e : kEntries) {
+    const auto index = static_cast<std::size_t>(e.failure);
+    if (seen[index]) throw std::logic_error("two catalogue entries for " + std::string(kCodes[index]));
+    seen[index] = true;
+    out.push_back({e.failure, kCodes[index], e.title, e.severity, e.tier, e.rankIndependent, e.mechanism, e.fix,
+                   e.verify, e.configKeys, e.ruleCodes});
+  }
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    if (!seen[i]) throw std::logic_error("no catalogue entry for " + std::string(kCodes[i]));
+  return out;
+}
+
+// failureInfo by identifier: the catalogue position of each one.
+std::array<std::size_t, static_cast<std::size_t>(FailureId::Count)> buildIndex(const std::vector<FailureInfo>& all) {
+  std::array<std::size_t, static_cast<std::size_t>(FailureId::Count)> index{};
+  for (std::size_t i = 0; i < all.size(); ++i) index[static_cast<std::size_t>(all[i].failure)] = i;
+  return index;
 }
 
 }  // namespace
+
+std::string_view failureCode(FailureId failure) { return kCodes[static_cast<std::size_t>(failure)]; }
 
 const std::vector<FailureInfo>& allFailures() {
   static const std::vector<FailureInfo> catalog = buildCatalog();
   return catalog;
 }
 
+const FailureInfo& failureInfo(FailureId failure) {
+  static const auto index = buildIndex(allFailures());
+  return allFailures()[index[static_cast<std::size_t>(failure)]];
+}
+
+const FailureInfo* findFailure(std::string_view id) {
+  for (const auto& f : allFailures())
+    if (f.id == id) return &f;
+  return nullptr;
+}
+
 const FailureInfo& failureInfo(std::string_view id) {
-  const auto& all = allFailures();
-  for (const auto& f : all)
-    if (f.id == id) return f;
-  for (const auto& f : all)
-    if (f.id == "python-exception") return f;
-  return all.front();
+  if (const FailureInfo* f = findFailure(id)) return *f;
+  throw std::out_of_range("no log failure with id " + std::string(id));
 }
 
 std::vector<std::string> splitList(std::string_view s) {

@@ -11,6 +11,16 @@
 
 namespace dsls::logs {
 
+enum class FailureId : int {
+#define DSLS_FAILURE(identifier, id) identifier,
+#include "analysis/logs/failure_ids.inc"
+#undef DSLS_FAILURE
+  Count
+};
+
+// The stable id, e.g. "cuda-oom".
+std::string_view failureCode(FailureId failure);
+
 // How a failure takes part in choosing the initiating one.
 enum class Tier {
   Primary,        // a process failed on its own: exception, OOM, SIGKILL, config error
@@ -21,7 +31,8 @@ enum class Tier {
 };
 
 struct FailureInfo {
-  std::string_view id;
+  FailureId failure;
+  std::string_view id;  // failureCode(failure)
   std::string_view title;
   analysis::Severity severity;
   Tier tier;
@@ -33,8 +44,12 @@ struct FailureInfo {
   std::string_view ruleCodes;   // comma separated
 };
 
-// Entry for `id`; unknown ids get the generic "python-exception" entry.
+const FailureInfo& failureInfo(FailureId failure);
+// Entry for a stable id given as text (command line, settings); nullptr when there is none.
+const FailureInfo* findFailure(std::string_view id);
+// As findFailure, for ids known to exist; throws std::out_of_range for any other.
 const FailureInfo& failureInfo(std::string_view id);
+// In catalogue order (the order `dsls rules` lists them).
 const std::vector<FailureInfo>& allFailures();
 
 std::vector<std::string> splitList(std::string_view commaSeparated);

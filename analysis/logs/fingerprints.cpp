@@ -4,9 +4,7 @@
 #include <re2/set.h>
 
 #include <algorithm>
-
 #include <stdexcept>
-#include <string>
 
 namespace dsls::logs {
 namespace {
@@ -17,90 +15,13 @@ struct Spec {
   const char* pattern;
 };
 
-// Digits vary in real logs; sizes, ranks and counters are captured, never fixed.
 std::vector<Spec> specs() {
   return {
-      {Fp::CudaOom, {"out of memory", "OutOfMemoryError"},
-       R"((?:OutOfMemoryError|(?:CUDA|HIP) out of memory|CUDA error: out of memory))"},
-      {Fp::CpuAllocFail, {"DefaultCPUAllocator"}, R"(DefaultCPUAllocator: (?:can't allocate memory|not enough memory))"},
-      {Fp::LauncherExit, {"exits with return code"}, R"(exits with return code = (-?\d+))"},
-      {Fp::TorchrunFailed, {"failed (exitcode"}, R"(failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\))"},
-      {Fp::SignalReceived, {"received by PID"}, R"(Signal (\d+) \((SIG[A-Z0-9]+)\) received by PID (\d+))"},
-      {Fp::LauncherKilling, {"Killing subprocess"}, R"(Killing subprocess (\d+))"},
-      {Fp::ProcessSpawned, {"spawned with command"}, R"(process (\d+) spawned with command: .*--local_rank=(\d+))"},
-      {Fp::RootCauseHeader, {"Root Cause"}, R"(Root Cause \(first observed failure\))"},
-      {Fp::FailuresHeader, {"Failures:"}, R"(^\s*(?:Other )?Failures:\s*$)"},
-      {Fp::ChildFailed, {"ChildFailedError"}, R"(ChildFailedError)"},
-
-      {Fp::WatchdogTimeout, {"Watchdog caught"},
-       R"(Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=(\d+), OpType=(\w+)(?:, NumelIn=(\d+), NumelOut=(\d+))?.*?Timeout\(ms\)=(\d+)\)(?: ran for (\d+))?)"},
-      {Fp::WatchdogWork, {"detected by watchdog"},
-       R"(detected by watchdog at work: (\d+), last enqueued NCCL work: (\d+), last completed NCCL work: (\d+))"},
-      {Fp::WatchdogTerminated, {"watchdog thread terminated"},
-       R"((?:NCCL|Process group) watchdog thread terminated with exception)"},
-      {Fp::CommAborted, {"communicator was aborted"}, R"(NCCL communicator was aborted on rank (\d+))"},
-      {Fp::WatchdogBoilerplate, {"Some NCCL operations", "To avoid data inconsistency"},
-       R"(Some NCCL operations have failed or timed out|To avoid data inconsistency, we are taking the entire process down)"},
-      {Fp::HeartbeatTimeout, {"Heartbeat monitor timed out", "watchdog got stuck"},
-       R"(Heartbeat monitor timed out|watchdog got stuck for (\d+) seconds)"},
-      {Fp::NcclError, {"NCCL error", "ncclSystemError", "ncclInternalError", "ncclUnhandledCudaError",
-                       "ncclInvalidUsage", "ncclRemoteError", "ncclInvalidArgument"},
-       R"(NCCL error|nccl(System|Internal|UnhandledCuda|InvalidUsage|Remote|InvalidArgument)Error)"},
-      {Fp::PortInUse, {"Address already in use"}, R"(Address already in use)"},
-      {Fp::NcclVersion, {"NCCL version"}, R"(NCCL version (\d+\.\d+\.\d+))"},
-
-      {Fp::Overflow, {"OVERFLOW!", "Overflow detected"},
-       R"((?:OVERFLOW!|Overflow detected\.)(?:.*?Attempted loss scale: ([0-9.eE+]+)(?:, reducing to ([0-9.eE+]+))?)?)"},
-      {Fp::LossScaleMin, {"already at minimum"}, R"(Current loss scale already at minimum)"},
-
-      {Fp::ZeroParamAssert, {"'status': '"}, R"(AssertionError: \{'id': (\d+), 'status': '(\w+)')"},
-      {Fp::ZeroReducedTwice, {"already been reduced"}, R"(The parameter (\d+) has already been reduced)"},
-      {Fp::Zero3PartitionedParam, {"must be 2-D"}, R"('weight' must be 2-D|tensors must be 2-D)"},
-      {Fp::CkptSizeMismatch, {"size mismatch for"},
-       R"(size mismatch for ([\w.]+): copying a param with shape torch\.Size\(\[([\d, ]*)\]\) from checkpoint, the shape in current model is torch\.Size\(\[([\d, ]*)\]\))"},
-      {Fp::CkptDpMismatch, {"DP world size"}, R"(used a DP world size of (\d+) but the current world size is (\d+))"},
-      {Fp::CkptNoLatest, {"Unable to find latest file"}, R"(Unable to find latest file at ([^,\s]+))"},
-
-      {Fp::PydanticHeader, {"validation error"}, R"((\d+) validation errors? for (\w+))"},
-      {Fp::PydanticExtraV1, {"extra fields not permitted"},
-       R"(^\s*(?:(\w+)\s{2,})?extra fields not permitted \(type=value_error\.extra\))"},
-      {Fp::PydanticExtraV2, {"Extra inputs are not permitted"},
-       R"(^\s*(?:(\w+)\s{2,})?Extra inputs are not permitted \[type=extra_forbidden(?:, input_value=(.*?), input_type=(\w+))?)"},
-      {Fp::PydanticOtherV2, {"[type="}, R"(^\s*(?:(\w+)\s{2,})?(.*?) \[type=(\w+), input_value=(.*?), input_type=(\w+)\])"},
-      {Fp::PydanticOtherV1, {"(type="}, R"(^\s*(?:(\w+)\s{2,})?(.*?) \(type=((?:value|type)_error[\w.]*)\))"},
-      {Fp::BatchAssert, {"train_batch_size is not equal", "has to be greater than 0", "needs to be provided"},
-       R"(train_batch_size is not equal to micro_batch_per_gpu \* gradient_acc_step \* world_size (-?\d+) != (-?\d+) \* (-?\d+) \* (-?\d+)|(Train batch size|Micro batch size per gpu|Gradient accumulation steps): (-?\d+) has to be greater than 0|(Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided))"},
-      {Fp::HfMismatch, {"mismatch TrainingArguments"},
-       R"(Please correct the following DeepSpeed config values that mismatch TrainingArguments)"},
-      {Fp::Fp16Bf16Both, {"cannot be simultaneously enabled", "arg cannot be set to"},
-       R"(bfloat16 and fp16 modes cannot be simultaneously enabled|mixed_precision.? arg cannot be set to .?bf16.? when .?fp16.? is set in the DeepSpeed config)"},
-      {Fp::AutoNotFilled, {"not supported between instances of"},
-       R"('[<>]=?' not supported between instances of (?:'str' and '(?:float|int)'|'(?:float|int)' and 'str'))"},
-      {Fp::MaxGradNormOpt, {"as an optimizer parameter"}, R"(max_grad_norm'?(?: \([^)]*\))? is not supported as an optimizer parameter)"},
-      {Fp::UntestedOptimizer, {"untested ZeRO Optimizer"}, R"(You are using an untested ZeRO Optimizer)"},
-      {Fp::AmpZero, {"Amp and ZeRO"}, R"(Amp and ZeRO are not currently compatible)"},
-      {Fp::DuplicateKeys, {"Duplicate keys in DeepSpeed config"}, R"(Duplicate keys in DeepSpeed config: (.*))"},
-      {Fp::ZeroSectionMissing, {"specify the ZeRO optimization config"},
-       R"(Please specify the ZeRO optimization config in the DeepSpeed config)"},
-      {Fp::PartialOffload, {"Partial offloading"}, R"(Partial offloading only supported for ZeRO Stage 3)"},
-      {Fp::PipelineZero, {"incompatible with pipeline parallelism"},
-       R"(ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism)"},
-      {Fp::DeprecatedKey, {"is deprecated"},
-       R"(Config parameter (\w+) is deprecated use (\w+) instead|DeepSpeedConfig: (\w+) is deprecated\. Please use (\w+))"},
-      {Fp::UnsupportedOptimizer, {"is not a supported DeepSpeed Optimizer"}, R"((\S+) is not a supported DeepSpeed Optimizer)"},
-      {Fp::OpBuild, {"Error building extension"}, R"(Error building extension '(\w+)')"},
-      {Fp::DsOptAdamMissing, {"ds_opt_adam"}, R"(object has no attribute 'ds_opt_adam')"},
-
-      {Fp::DsVersion, {"DeepSpeed info", "deepspeed info", "deepspeed==", "DeepSpeed version"},
-       R"(DeepSpeed info: version=([0-9][\w.+-]*)|^\s*deepspeed info \.+ ([0-9][\w.+-]*)|^deepspeed==([0-9][\w.+-]*)|DeepSpeed version: ([0-9][\w.+-]*))"},
-      {Fp::TorchVersion, {"torch version", "torch==", "PyTorch version"},
-       R"(^\s*torch version \.+ ([0-9][\w.+-]*)|^torch==([0-9][\w.+-]*)|PyTorch version(?: \(GPU\?\))?: ([0-9][\w.+-]*))"},
-      {Fp::ConfigDump, {"...."},
-       R"(^\s*(zero_config|zero_optimization_stage|zero_enabled|bfloat16_enabled|bfloat16_config|fp16_enabled|float16_config|world_size|gradient_clipping|train_batch_size|gradient_accumulation_steps|communication_data_type) \.+ (.*)$)"},
-      {Fp::WorldSize, {"dist_world_size="}, R"(dist_world_size=(\d+))"},
-      {Fp::WorldInfo, {"WORLD INFO DICT", "global_rank_mapping"}, R"(WORLD INFO DICT: (.*)|global_rank_mapping=(.*))"},
-      {Fp::PipelineOverlapOff, {"does not support overlapped communication"},
-       R"(Pipeline parallelism does not support overlapped communication)"},
+#define DSLS_LITERALS(...) {__VA_ARGS__}
+#define DSLS_FINGERPRINT(name, literals, pattern) {Fp::name, literals, pattern},
+#include "analysis/logs/fingerprint_table.inc"
+#undef DSLS_FINGERPRINT
+#undef DSLS_LITERALS
   };
 }
 
@@ -112,17 +33,37 @@ RE2::Options patternOptions() {
   return o;
 }
 
+// Handlers read captures by name only, so every capturing group must have one.
+GroupNames groupNamesOf(const RE2& re, const char* pattern) {
+  const int n = re.NumberOfCapturingGroups();
+  if (n > kMaxGroups) throw std::logic_error(std::string("too many groups in log fingerprint pattern ") + pattern);
+  GroupNames g;
+  g.names.resize(static_cast<std::size_t>(n));
+  for (const auto& [name, index] : re.NamedCapturingGroups()) g.names[static_cast<std::size_t>(index - 1)] = name;
+  for (const auto& name : g.names)
+    if (name.empty()) throw std::logic_error(std::string("unnamed group in log fingerprint pattern ") + pattern);
+  return g;
+}
+
 }  // namespace
 
-std::string_view FpMatch::firstOf(int from, int to) const {
-  for (int i = from; i < to && i < groupCount; ++i)
-    if (groups[i].data() != nullptr) return groups[i];
+std::string_view FpMatch::group(std::string_view name) const {
+  if (names)
+    for (std::size_t i = 0; i < names->names.size(); ++i)
+      if (names->names[i] == name) return values[i];
+  throw std::logic_error("log fingerprint has no group named " + std::string(name));
+}
+
+std::string_view FpMatch::firstOf(std::initializer_list<std::string_view> candidates) const {
+  for (std::string_view name : candidates)
+    if (std::string_view v = group(name); v.data() != nullptr) return v;
   return {};
 }
 
 struct FingerprintMatcher::Impl {
   std::vector<Fp> kinds;
   std::vector<std::unique_ptr<RE2>> regexes;
+  std::vector<GroupNames> groupNames;
   RE2::Set set{patternOptions(), RE2::UNANCHORED};
   std::unique_ptr<LiteralPrefilter> prefilter;
 
@@ -133,8 +74,9 @@ struct FingerprintMatcher::Impl {
       std::string error;
       if (!re->ok() || set.Add(spec.pattern, &error) < 0)
         throw std::logic_error("bad log fingerprint pattern: " + std::string(spec.pattern) + " " + error);
-      if (re->NumberOfCapturingGroups() > kMaxGroups)
-        throw std::logic_error("too many groups in log fingerprint pattern");
+      if (static_cast<int>(spec.kind) != static_cast<int>(kinds.size()))
+        throw std::logic_error("log fingerprint rows out of order");
+      groupNames.push_back(groupNamesOf(*re, spec.pattern));
       kinds.push_back(spec.kind);
       regexes.push_back(std::move(re));
       for (auto& lit : spec.literals) literals.push_back(lit);
@@ -156,9 +98,9 @@ struct FingerprintMatcher::Impl {
     if (!RE2::PartialMatchN(re2::StringPiece(message.data(), message.size()), re, argPtrs.data(), n)) return;
     FpMatch m;
     m.kind = kinds[index];
-    m.groupCount = n;
+    m.names = &groupNames[index];
     for (int i = 0; i < n; ++i)
-      m.groups[i] = pieces[i].data() ? std::string_view(pieces[i].data(), pieces[i].size()) : std::string_view{};
+      m.values[i] = pieces[i].data() ? std::string_view(pieces[i].data(), pieces[i].size()) : std::string_view{};
     out.push_back(m);
   }
 };

@@ -1,10 +1,13 @@
 // The catalogue of log fingerprints (line shapes that identify a failure or a
 // fact about the run), matched together: a literal prefilter, then one RE2::Set
-// pass, then capture groups only for the patterns that matched.
+// pass, then capture groups only for the patterns that matched. The rows are in
+// fingerprint_table.inc.
 #pragma once
 
 #include <array>
+#include <initializer_list>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -17,33 +20,29 @@ class RE2;
 namespace dsls::logs {
 
 enum class Fp : int {
-  // memory and process exits
-  CudaOom, CpuAllocFail, LauncherExit, TorchrunFailed, SignalReceived, LauncherKilling, ProcessSpawned,
-  RootCauseHeader, FailuresHeader, ChildFailed,
-  // collectives
-  WatchdogTimeout, WatchdogWork, WatchdogTerminated, CommAborted, WatchdogBoilerplate, HeartbeatTimeout,
-  NcclError, PortInUse, NcclVersion,
-  // numerics
-  Overflow, LossScaleMin,
-  // ZeRO internals and checkpoints
-  ZeroParamAssert, ZeroReducedTwice, Zero3PartitionedParam, CkptSizeMismatch, CkptDpMismatch, CkptNoLatest,
-  // configuration
-  PydanticHeader, PydanticExtraV1, PydanticExtraV2, PydanticOtherV2, PydanticOtherV1, BatchAssert, HfMismatch,
-  Fp16Bf16Both, AutoNotFilled, MaxGradNormOpt, UntestedOptimizer, AmpZero, DuplicateKeys, ZeroSectionMissing,
-  PartialOffload, PipelineZero, DeprecatedKey, UnsupportedOptimizer, OpBuild, DsOptAdamMissing,
-  // facts about the run
-  DsVersion, TorchVersion, ConfigDump, WorldSize, WorldInfo, PipelineOverlapOff,
+#define DSLS_FINGERPRINT(name, literals, pattern) name,
+#include "analysis/logs/fingerprint_table.inc"
+#undef DSLS_FINGERPRINT
   Count
 };
 
 constexpr int kMaxGroups = 8;
 
+// The names of one pattern's capture groups, in group order (resolved when the matcher is built).
+struct GroupNames {
+  std::vector<std::string> names;
+};
+
 struct FpMatch {
   Fp kind = Fp::Count;
-  std::array<std::string_view, kMaxGroups> groups{};  // empty view = group did not participate
-  int groupCount = 0;
-  // First non-empty group among [from, to), handy for alternations.
-  std::string_view firstOf(int from, int to) const;
+  const GroupNames* names = nullptr;                  // owned by the matcher
+  std::array<std::string_view, kMaxGroups> values{};  // null data() = the group did not take part
+
+  // The text of the named group; a view with null data() when it did not take part.
+  // Throws std::logic_error for a name the pattern does not have.
+  std::string_view group(std::string_view name) const;
+  // The first named group that took part, handy for alternations.
+  std::string_view firstOf(std::initializer_list<std::string_view> names) const;
 };
 
 class FingerprintMatcher {
@@ -53,8 +52,9 @@ class FingerprintMatcher {
   FingerprintMatcher(const FingerprintMatcher&) = delete;
   FingerprintMatcher& operator=(const FingerprintMatcher&) = delete;
 
-  // Appends every fingerprint found in `message` to `out` (cleared first).
-  // Returns false quickly when the prefilter rejects the line.
+  // Appends every fingerprint found in `message` to `out` (cleared first), in table order.
+  // Returns false quickly when the prefilter rejects the line. Matches refer to the matcher
+  // and to `message`: they are valid while both are.
   bool match(std::string_view message, std::vector<FpMatch>& out) const;
 
   // The process-wide instance (construction compiles the patterns once).

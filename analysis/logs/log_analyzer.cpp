@@ -50,9 +50,10 @@ Occurrence occurrenceOf(const LineContext& c, bool useLineRank) {
 
 namespace {
 
-TimelineEventKind kindForTier(Tier tier, std::string_view id) {
+TimelineEventKind kindForTier(Tier tier, FailureId failure) {
   switch (tier) {
-    case Tier::Collateral: return id == "nccl-watchdog-timeout" ? TimelineEventKind::Timeout : TimelineEventKind::Abort;
+    case Tier::Collateral:
+      return failure == FailureId::NcclWatchdogTimeout ? TimelineEventKind::Timeout : TimelineEventKind::Abort;
     case Tier::Advisory: return TimelineEventKind::Warning;
     default: return TimelineEventKind::Failure;
   }
@@ -78,7 +79,18 @@ void addTimelineEvent(State& s, std::size_t stream, const Evidence& ev, Timeline
   st.events.push_back(std::move(e));
 }
 
-Accumulator* record(State& s, std::string_view id, const Occurrence& occ, const RecordOptions& options) {
+Accumulator* findAccumulator(State& s, FailureId failure) {
+  auto it = s.accumulatorIndex.find(std::string(failureCode(failure)));
+  return it == s.accumulatorIndex.end() ? nullptr : &s.accumulators[it->second];
+}
+
+const Accumulator* findAccumulator(const State& s, FailureId failure) {
+  auto it = s.accumulatorIndex.find(std::string(failureCode(failure)));
+  return it == s.accumulatorIndex.end() ? nullptr : &s.accumulators[it->second];
+}
+
+Accumulator* record(State& s, FailureId failure, const Occurrence& occ, const RecordOptions& options) {
+  const std::string_view id = failureCode(failure);
   std::string key(id);
   if (!options.keySuffix.empty()) key += ":" + options.keySuffix;
   auto it = s.accumulatorIndex.find(key);
@@ -88,9 +100,10 @@ Accumulator* record(State& s, std::string_view id, const Occurrence& occ, const 
       ++s.droppedAccumulatorLines;
       return nullptr;
     }
-    const FailureInfo& info = failureInfo(id);
+    const FailureInfo& info = failureInfo(failure);
     Accumulator a;
     a.key = key;
+    a.failure = failure;
     a.id = std::string(id);
     a.title = options.title.empty() ? std::string(info.title) : options.title;
     a.tier = options.tier.value_or(info.tier);
@@ -121,7 +134,7 @@ Accumulator* record(State& s, std::string_view id, const Occurrence& occ, const 
   else ++a.unranked;
   if (a.evidence.size() < limits::kEvidencePerFinding) a.evidence.push_back(occ.evidence);
   if (!(a.tier == Tier::Advisory && a.severity == analysis::Severity::Information))
-    addTimelineEvent(s, occ.stream, occ.evidence, kindForTier(a.tier, a.id), a.id, a.title);
+    addTimelineEvent(s, occ.stream, occ.evidence, kindForTier(a.tier, a.failure), a.id, a.title);
   return &a;
 }
 
@@ -188,7 +201,7 @@ void recordIncompleteTraceback(State& s, std::size_t stream) {
   occ.rank = st.rank;
   occ.rankSource = st.rankSource;
   occ.stream = stream;
-  Accumulator* a = record(s, "incomplete-traceback", occ);
+  Accumulator* a = record(s, FailureId::IncompleteTraceback, occ);
   if (a && st.frames > 0 && !st.lastFrames.empty())
     addDetail(a, "The last frame shown is " + st.lastFrames.back() + ".");
   st.inTraceback = false;
@@ -248,7 +261,7 @@ void handleGenericException(State& s, const LineContext& c, const tb::ExceptionL
                        text::sanitize(ex.type, 80));
       return;
     case tb::ExceptionClass::Communication: {
-      Accumulator* a = record(s, "nccl-error", occ);
+      Accumulator* a = record(s, FailureId::NcclError, occ);
       addDetail(a, "First error: " + text::sanitize(ex.type, 80) + ": " + text::sanitize(ex.text, 240));
       return;
     }
@@ -257,7 +270,7 @@ void handleGenericException(State& s, const LineContext& c, const tb::ExceptionL
       RecordOptions o;
       o.keySuffix = type;
       o.title = "Uncaught " + type;
-      Accumulator* a = record(s, "python-exception", occ, o);
+      Accumulator* a = record(s, FailureId::PythonException, occ, o);
       if (a && a->total == 1) addDetail(a, type + (ex.text.empty() ? "" : ": " + text::sanitize(ex.text, 300)));
       return;
     }

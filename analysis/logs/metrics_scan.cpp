@@ -57,7 +57,7 @@ std::optional<MetricValue> metricValue(std::string_view msg, std::string_view na
 
 // A run of consecutive metric lines with one suspicious value; reported once it
 // reaches limits::kStuckRun, with its first lines as evidence.
-void extendRun(State& s, MetricRun& run, const LineContext& c, std::string_view id) {
+void extendRun(State& s, MetricRun& run, const LineContext& c, FailureId failure) {
   ++run.length;
   const Occurrence occ = occurrenceOf(c, false);
   if (run.length < limits::kStuckRun) {
@@ -68,11 +68,11 @@ void extendRun(State& s, MetricRun& run, const LineContext& c, std::string_view 
     for (const Evidence& e : run.pending) {
       Occurrence earlier = occ;
       earlier.evidence = e;
-      record(s, id, earlier);
+      record(s, failure, earlier);
     }
     run.pending.clear();
   }
-  record(s, id, occ);
+  record(s, failure, occ);
 }
 
 void resetRun(MetricRun& run) {
@@ -91,10 +91,10 @@ void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
     if (hasGradNorm) {
       if (auto g = metricValue(msg, "grad_norm")) {
         metric = true;
-        if (g->kind != ValueKind::Finite) record(s, "nan-grad-norm", occurrenceOf(c, false));
+        if (g->kind != ValueKind::Finite) record(s, FailureId::NanGradNorm, occurrenceOf(c, false));
         // The square root of 2 printed with full precision, repeated: not a real norm.
         if (g->kind == ValueKind::Finite && g->token.size() >= 10 && g->token.substr(0, 10) == "1.41421356")
-          extendRun(s, n.sqrt2GradNorm, c, "grad-norm-stuck");
+          extendRun(s, n.sqrt2GradNorm, c, FailureId::GradNormStuck);
         else
           resetRun(n.sqrt2GradNorm);
       }
@@ -102,9 +102,9 @@ void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
     if (hasLoss) {
       if (auto l = metricValue(msg, "loss")) {
         metric = true;
-        if (l->kind != ValueKind::Finite) record(s, "nan-loss", occurrenceOf(c, false));
+        if (l->kind != ValueKind::Finite) record(s, FailureId::NanLoss, occurrenceOf(c, false));
         if (l->kind == ValueKind::Finite && l->value == 0.0)
-          extendRun(s, n.zeroLoss, c, "loss-stuck-zero");
+          extendRun(s, n.zeroLoss, c, FailureId::LossStuckZero);
         else
           resetRun(n.zeroLoss);
       }

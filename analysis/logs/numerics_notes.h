@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/logs/text_util.h"
+#include "analysis/core/version.h"
 
 namespace dsls::logs {
 
@@ -15,7 +15,7 @@ struct RunConfig {
   std::optional<int> zeroStage;
   std::optional<bool> overlapComm, contiguousGradients, bf16, fp16, checkGradOverflow;
   std::optional<double> gradientClipping;
-  std::optional<text::Version> deepspeed, torch;
+  std::optional<analysis::Version> deepspeed, torch;
   std::string deepspeedText, torchText;
   bool configFromLog = false;  // the values come from DeepSpeed's own config dump
   bool pipelineDisabledOverlap = false;

@@ -119,27 +119,6 @@ std::string_view stripAnsi(std::string_view line, std::string& scratch) {
   return scratch;
 }
 
-std::optional<Version> parseVersion(std::string_view s) {
-  s = trim(s);
-  if (!s.empty() && (s[0] == 'v' || s[0] == 'V')) s.remove_prefix(1);
-  Version v;
-  std::size_t pos = 0;
-  auto major = parseIntAt(s, pos);
-  if (!major || *major < 0) return std::nullopt;
-  v.major = static_cast<int>(*major);
-  int* rest[] = {&v.minor, &v.patch};
-  for (int* part : rest) {
-    if (pos >= s.size() || s[pos] != '.') break;
-    std::size_t next = pos + 1;
-    if (next >= s.size() || !isDigit(s[next])) break;
-    auto n = parseIntAt(s, next);
-    if (!n) break;
-    *part = static_cast<int>(*n);
-    pos = next;
-  }
-  return v;
-}
-
 std::string xmlEscape(std::string_view s) {
   std::string out;
   out.reserve(s.size());

@@ -33,13 +33,6 @@ std::string sanitize(std::string_view in, std::size_t maxBytes);
 // either `line` itself or a view of `scratch`.
 std::string_view stripAnsi(std::string_view line, std::string& scratch);
 
-// Version "0.14.3+abc" / "2.1.0a0" -> comparable triple; nullopt if no leading number.
-struct Version {
-  int major = 0, minor = 0, patch = 0;
-  auto operator<=>(const Version&) const = default;
-};
-std::optional<Version> parseVersion(std::string_view s);
-
 // Escapes &, <, >, " for XML/HTML text and attributes.
 std::string xmlEscape(std::string_view s);
 

@@ -50,7 +50,7 @@ void finishTorchrunEntry(State& s) {
     occ.evidence = *entry.evidence;
     occ.rank = entry.rank;
     occ.rankSource = entry.rank ? RankSource::Global : RankSource::None;
-    Accumulator* a = record(s, "host-oom", occ);
+    Accumulator* a = record(s, FailureId::HostOom, occ);
     addDetail(a, fmt::format("torchrun's summary lists rank {} with exit code -9 (SIGKILL).",
                              entry.rank ? std::to_string(*entry.rank) : std::string("?")));
   }

@@ -2,9 +2,9 @@
 """Log analysis throughput: `dsls check` on a generated multi-rank log, next to
 `grep -c -E` and `rg -c` searching the same file for the same fingerprints.
 
-The fingerprints are read from analysis/logs/fingerprints.cpp (its RE2 patterns), so the
+The fingerprints are read from analysis/logs/fingerprint_table.inc (its RE2 patterns), so the
 comparison follows the analyser as it changes. rg takes them as written; grep gets them
-translated to POSIX ERE (\\d -> [0-9], (?: -> (, lazy quantifiers made greedy, which
+translated to POSIX ERE (\\d -> [0-9], (?: and (?P<name> -> (, lazy quantifiers made greedy, which
 changes what a group captures but not which lines match). grep runs with LC_ALL=C, as
 the analyser matches bytes. Each tool runs `--runs` times on a warm page cache; the
 median wall time and the peak RSS (from wait4) are reported.
@@ -24,13 +24,13 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-FINGERPRINTS = os.path.join(ROOT, "analysis", "logs", "fingerprints.cpp")
+FINGERPRINTS = os.path.join(ROOT, "analysis", "logs", "fingerprint_table.inc")
 
 
 def fingerprint_patterns():
     with open(FINGERPRINTS, encoding="utf-8") as f:
         source = f.read()
-    # Every raw string R"(...)" in the spec table is one pattern.
+    # Every raw string R"(...)" in the table is one pattern.
     patterns = re.findall(r'R"\((.*?)\)"', source, flags=re.S)
     if len(patterns) < 20:
         raise SystemExit(f"found only {len(patterns)} patterns in {FINGERPRINTS}; has its layout changed?")
@@ -77,6 +77,11 @@ def to_ere(pattern):
         if pattern.startswith("(?:", i):
             out.append("(")
             i += 3
+            continue
+        named = re.match(r"\(\?P<\w+>", pattern[i:])
+        if named:  # a named group is a plain group in ERE
+            out.append("(")
+            i += named.end()
             continue
         if c == "\\" and i + 1 < len(pattern):
             n = pattern[i + 1]

@@ -79,7 +79,7 @@ def log_section(log):
            f"(tests/bench/gen_log.py: 16 ranks on 2 hosts, pdsh and [rankN]: prefixes, per-step metrics, fp16 "
            f"overflows, a watchdog timeout at the end), written to /tmp and read from a warm page cache. "
            f"grep and rg search for the same {log['patterns']} fingerprints the analyser matches (read from "
-           f"analysis/logs/fingerprints.cpp; grep gets them translated to POSIX ERE and runs with LC_ALL=C). "
+           f"analysis/logs/fingerprint_table.inc; grep gets them translated to POSIX ERE and runs with LC_ALL=C). "
            f"Median of {log['runs']} runs.", "",
            "| tool | command | wall time | MB/s | peak RSS | dsls time / tool time |", "|---|---|---:|---:|---:|---:|"]
     for name in ("dsls", "grep", "rg"):

@@ -3,8 +3,10 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <stdexcept>
 
 #include "analysis/logs/fingerprints.h"
+#include "analysis/logs/log_analyzer.h"
 
 using dsls::logs::Fp;
 using dsls::logs::FingerprintMatcher;
@@ -60,6 +62,7 @@ TEST_CASE("each fingerprint kind has a matching sample line") {
       {Fp::CkptSizeMismatch, "size mismatch for model.decoder.layers.25.fc1.weight: copying a param with shape torch.Size([0]) from checkpoint, the shape in current model is torch.Size([10240, 2560])."},
       {Fp::CkptDpMismatch, "deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size of 8 but the current world size is 16. Automatic adjustment of ZeRO's optimizer state partitioning with a new world size is not currently supported."},
       {Fp::CkptNoLatest, "Unable to find latest file at /ckpt/latest, if trying to load latest checkpoint please ensure this file exists or pass an explicit checkpoint tag when loading a checkpoint."},
+      {Fp::CkptWriteFailed, "RuntimeError: [enforce fail at inline_container.cc:778] . PytorchStreamWriter failed writing file data/0: file write failed"},
       {Fp::PydanticHeader, "pydantic_core._pydantic_core.ValidationError: 5 validation errors for DeepSpeedBF16Config"},
       {Fp::PydanticExtraV1, "zero_hpz_partition_size  extra fields not permitted (type=value_error.extra)"},
       {Fp::PydanticExtraV2, "  Extra inputs are not permitted [type=extra_forbidden, input_value=0, input_type=int]"},
@@ -98,19 +101,39 @@ TEST_CASE("each fingerprint kind has a matching sample line") {
   }
   CHECK(covered.size() == static_cast<std::size_t>(Fp::Count));
   CHECK(FingerprintMatcher::shared().patternCount() == static_cast<std::size_t>(Fp::Count));
+
+  // Every handler reads only group names its pattern has (a wrong name throws). The pydantic
+  // header comes before its field errors, so those handlers read their groups too.
+  dsls::logs::LogAnalyzer analyzer;
+  std::size_t offset = 0;
+  for (const Sample& s : samples) {
+    INFO(s.line);
+    CHECK_NOTHROW(analyzer.addLine(s.line, offset));
+    offset += std::string_view(s.line).size() + 1;
+  }
+  CHECK_NOTHROW(analyzer.finish());
 }
 
-TEST_CASE("captures: watchdog fields, even when the line is cut") {
+TEST_CASE("captures: watchdog fields by name, even when the line is cut") {
   std::vector<FpMatch> out;
   FingerprintMatcher::shared().match(
       "[Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=202558, OpType=_ALLGATHER_BASE, "
       "NumelIn=2359296, NumelOut=18874368, Timeout(ms)=1800000) ran for 1800436 mill",
       out);
   REQUIRE(out.size() == 1);
-  CHECK(out[0].groups[0] == "202558");
-  CHECK(out[0].groups[1] == "_ALLGATHER_BASE");
-  CHECK(out[0].groups[4] == "1800000");
-  CHECK(out[0].groups[5] == "1800436");
+  CHECK(out[0].group("seq") == "202558");
+  CHECK(out[0].group("op") == "_ALLGATHER_BASE");
+  CHECK(out[0].group("timeout_ms") == "1800000");
+  CHECK(out[0].group("ran_ms") == "1800436");
+  CHECK_THROWS_AS(out[0].group("SeqNum"), std::logic_error);  // a name the pattern does not have
+}
+
+TEST_CASE("captures: a group that did not take part is a null view") {
+  std::vector<FpMatch> out;
+  FingerprintMatcher::shared().match("[deepspeed] OVERFLOW! Rank 0 Skipping step.", out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].group("attempted").data() == nullptr);
+  CHECK(out[0].firstOf({"attempted", "reduced"}).data() == nullptr);
 }
 
 TEST_CASE("ordinary training lines match nothing") {

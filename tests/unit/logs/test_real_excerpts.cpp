@@ -124,3 +124,18 @@ TEST_CASE("piccolo-embedding#8: gradient reduced twice under torchrun's prefix")
   CHECK(root->rankReason.find("local rank") != std::string::npos);
   CHECK(root->mechanism.find("Parameter 388") != std::string::npos);
 }
+
+TEST_CASE("ChatGLM-6B#1166: a checkpoint write that fails is the initiating failure, not an unknown exception") {
+  const LogReport r = analyzeText(readFixture("chatglm1166-checkpoint-write.log"));
+  INFO(findingIds(r));
+  const LogFinding* root = r.initiatingFinding();
+  REQUIRE(root);
+  CHECK(root->id == "checkpoint-write-failed");
+  CHECK(findingById(r, "python-exception") == nullptr);
+  REQUIRE(root->evidence.size() == 1);
+  CHECK(root->evidence.front().line == 10);
+  CHECK(root->mechanism.find("full or a disk quota is exceeded") != std::string::npos);
+  CHECK(root->mechanism.find("torch.save stopped at `data/3` of the checkpoint file.") != std::string::npos);
+  CHECK(root->verify.find("df -h") != std::string::npos);
+  CHECK_FALSE(root->initiatingRank);  // the excerpt has no rank prefix
+}

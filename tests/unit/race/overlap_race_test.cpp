@@ -113,6 +113,9 @@ TEST_CASE("ZeRO-3: only DeepSpeed < 0.18.8 with PyTorch >= 2.10") {
   CHECK(hit.text.substr(hit.race[0].range.begin, 7) == "\"stage\"");
   CHECK(analyze(kZero3, "", "2.10.0").race.size() == 1);
   CHECK(analyze(R"({"zero_optimization": {"stage": 3, "overlap_comm": false}})", "0.18.7", "2.10.0").race.empty());
+  // ZeRO-3 waits on the wrong stream before it looks at contiguous_gradients.
+  CHECK(analyze(R"({"zero_optimization": {"stage": 3, "contiguous_gradients": false}})", "0.18.7", "2.10.0")
+            .race.size() == 1);
 }
 
 TEST_CASE("legacy boolean zero_optimization means stage 1 with overlap off") {

@@ -1,8 +1,8 @@
-#include "analysis/catalog/version.h"
+#include "analysis/core/version.h"
 
 #include <cctype>
 
-namespace dsls::catalog {
+namespace dsls::analysis {
 
 namespace {
 
@@ -70,4 +70,4 @@ std::string Version::str() const {
   return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 }
 
-}  // namespace dsls::catalog
+}  // namespace dsls::analysis

@@ -1,0 +1,148 @@
+// Choosing the initiating failure and its rank: the earliest failure of a process on its own,
+// else an NCCL error, else skewed collectives (a desync), else numerics when nothing crashed
+// or hung. The rank comes from the failure line, or from the one rank missing from the
+// timeout lines; otherwise it stays unknown, with the reason.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "analysis/logs/diagnosis_steps.h"
+
+namespace dsls::logs::detail {
+namespace {
+
+std::string rankSourceNote(RankSource source) {
+  return source == RankSource::LocalPrefix
+             ? " (torchrun's prefix gives the local rank, which equals the global rank only on a single node)"
+             : "";
+}
+
+std::string hostRankText(const State& s, const std::string& host) {
+  auto it = s.facts.hostRanks.find(host);
+  if (it == s.facts.hostRanks.end() || it->second.empty()) return {};
+  std::vector<int> ranks = it->second;
+  std::sort(ranks.begin(), ranks.end());
+  return fmt::format(" Host {} runs ranks {}.", host, joinRanks(ranks));
+}
+
+RootRank chooseRootRank(const State& s, const Accumulator& root, const WatchdogAnalysis& w) {
+  const FailureInfo& info = failureInfo(root.failure);
+  RootRank out;
+  std::vector<int> otherRanks;
+  for (int r : root.ranks.ranks)
+    if (!root.firstRank || r != *root.firstRank) otherRanks.push_back(r);
+
+  if (root.tier == Tier::Numeric || root.failure == FailureId::Fp16LossScaleFloor) {
+    out.reason = "These values are printed by rank 0 only (HF Trainer metrics, DeepSpeed's OVERFLOW and progress "
+                 "lines), after gradients are combined across ranks; the log does not show which rank produced the "
+                 "non-finite values.";
+    return out;
+  }
+  if (info.rankIndependent) {
+    out.reason = "This error comes from the configuration or the launch set-up and is raised the same way on every "
+                 "rank; it does not point at one rank.";
+    if (!root.ranks.empty()) out.reason += fmt::format(" Ranks reporting it: {}.", joinRanks(root.ranks.ranks));
+    return out;
+  }
+  if (root.firstRank) {
+    out.rank = root.firstRank;
+    out.reason = fmt::format("The first {} line (line {}) carries the prefix of rank {}{}.", root.id, root.firstLine,
+                             *root.firstRank, rankSourceNote(root.firstRankSource));
+    if (root.failure == FailureId::HostOom && root.firstRankSource == RankSource::LocalPrefix)
+      out.reason = fmt::format("torchrun reports local rank {} exiting with -9 (line {}); it is the first exit torchrun "
+                               "observed.",
+                               *root.firstRank, root.firstLine);
+    if (!otherRanks.empty())
+      out.reason += fmt::format(" Rank{} {} reported the same failure later.", otherRanks.size() > 1 ? "s" : "",
+                                joinRanks(otherRanks));
+    if (!w.timeoutRanks.empty()) {
+      if (w.missing.size() == 1 && w.missing[0] == *root.firstRank)
+        out.reason += fmt::format(" It is also the only rank missing from the timeout lines.");
+      else if (std::binary_search(w.timeoutRanks.begin(), w.timeoutRanks.end(), *root.firstRank))
+        out.reason += " Note: this rank also reported a collective timeout.";
+    }
+  } else if (w.missing.size() == 1 && !w.timeoutRanks.empty()) {
+    out.rank = w.missing[0];
+    out.reason = fmt::format("The failure line has no rank prefix. Rank {} is the only rank in 0–{} that did not "
+                             "report a collective timeout, so it is the rank that stopped participating.",
+                             w.missing[0], w.maxRank);
+  } else {
+    out.reason = "The failure line carries no rank prefix, so the log does not say which rank failed.";
+    if (root.failure == FailureId::HostOom)
+      out.reason += " The launcher prints the exit code of the failed worker, but the command it prints is the last "
+                    "one it built (the highest local rank), so that command does not identify the worker.";
+    if (!root.firstHost.empty()) out.reason += fmt::format(" It came from host {}.", root.firstHost);
+    out.reason += hostRankText(s, root.firstHost);
+    if (!w.missing.empty() && !w.timeoutRanks.empty())
+      out.reason += fmt::format(" Ranks without a timeout line: {}.", joinRanks(w.missing));
+  }
+  if (!w.timeoutRanks.empty() && root.firstLine > w.firstLine)
+    out.reason += fmt::format(" Caution: it appears after the first collective timeout (line {}), so it may itself be "
+                              "a consequence.",
+                              w.firstLine);
+  return out;
+}
+
+}  // namespace
+
+std::string timingNote(const Accumulator& root, const WatchdogAnalysis& w) {
+  if (!root.firstTime || !w.firstTime || w.timeoutMs <= 0) return {};
+  const double gap = *w.firstTime - *root.firstTime;
+  if (gap <= 0) return {};
+  const double timeout = w.timeoutMs / 1000.0;
+  std::string note = fmt::format("The first timeout was logged about {} after the last timestamp before the "
+                                 "initiating failure; the process-group timeout is {}",
+                                 formatDuration(gap), formatDuration(timeout));
+  note += std::abs(gap - timeout) <= std::max(0.2 * timeout, 120.0)
+              ? ", consistent with the other ranks waiting for the failed one."
+              : ".";
+  return note;
+}
+
+namespace {
+
+bool isRootCandidate(const Accumulator& a, Tier tier) { return a.tier == tier && a.total > 0; }
+
+const Accumulator* earliest(const State& s, Tier tier, std::optional<analysis::Severity> severity = std::nullopt) {
+  const Accumulator* best = nullptr;
+  for (const auto& a : s.accumulators) {
+    if (!isRootCandidate(a, tier)) continue;
+    if (severity && a.severity != *severity) continue;
+    if (!best || a.firstLine < best->firstLine) best = &a;
+  }
+  return best;
+}
+
+// Ranks hit by the failure: timeouts, aborts, SIGABRT/SIGTERM exits, peer-gone errors.
+std::vector<int> collateralOf(const State& s, const WatchdogAnalysis& w, std::optional<int> initiatingRank) {
+  RankSet collateral;
+  for (int rank : w.timeoutRanks) collateral.add(rank);
+  for (int rank : s.collateralRanks.ranks) collateral.add(rank);
+  std::vector<int> out;
+  for (int rank : collateral.ranks)
+    if (!initiatingRank || rank != *initiatingRank) out.push_back(rank);
+  return out;
+}
+
+}  // namespace
+
+RootChoice chooseRoot(const State& s, const WatchdogAnalysis& w) {
+  RootChoice c;
+  // 1. Earliest failure of a process on its own; 2. NCCL errors; 3. skewed collectives;
+  // 4. numerics when nothing crashed and nothing hung.
+  c.root = earliest(s, Tier::Primary);
+  if (!c.root) c.root = earliest(s, Tier::Communication);
+  c.desync = !c.root && w.skew;
+  if (!c.root && !c.desync && w.timeoutRanks.empty() && s.unrankedTimeouts == 0 &&
+      !findAccumulator(s, FailureId::NcclWatchdogTimeout)) {
+    c.root = earliest(s, Tier::Numeric, analysis::Severity::Error);
+    if (!c.root) c.root = earliest(s, Tier::Numeric);
+  }
+  if (c.root) c.rank = chooseRootRank(s, *c.root, w);
+  c.initiatingRank = c.desync ? w.skewSuspect : c.rank.rank;
+  c.collateralRanks = collateralOf(s, w, c.initiatingRank);
+  return c;
+}
+
+}  // namespace dsls::logs::detail

@@ -1,0 +1,67 @@
+// The steps of diagnose() (diagnosis.cpp), shared by the files that implement them:
+// the watchdog lines across ranks (diagnosis_watchdog.cpp), the initiating failure and its
+// rank (diagnosis_root.cpp), one finding per accumulator (diagnosis_findings.cpp), the
+// timeline (diagnosis_timeline.cpp) and the run's config for the numerics notes
+// (run_config.cpp).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/logs/analyzer_ops.h"
+#include "analysis/logs/numerics_notes.h"
+
+namespace dsls::logs::detail {
+
+struct WatchdogAnalysis {
+  std::vector<int> timeoutRanks;
+  std::map<std::pair<long long, std::string>, std::vector<int>> groups;  // (SeqNum, OpType) -> ranks
+  bool skew = false;
+  std::optional<int> skewSuspect;
+  std::string skewText;
+  std::vector<int> missing;  // ranks in 0..max that did not report a timeout
+  bool worldKnown = false;
+  int maxRank = -1;
+  long long timeoutMs = -1;
+  std::size_t firstLine = 0;
+  std::optional<double> firstTime;
+};
+
+WatchdogAnalysis analyzeWatchdog(const State& s, const std::vector<int>& ranksSeen);
+// "SeqNum=12 ALLREDUCE", or "work 12" without an op type.
+std::string opText(long long seq, const std::string& op);
+
+struct RootRank {
+  std::optional<int> rank;
+  std::string reason;
+};
+
+// The initiating failure and who it took down.
+struct RootChoice {
+  const Accumulator* root = nullptr;  // a recorded failure, or nullptr
+  bool desync = false;                // no recorded failure, but the ranks wait in different collectives
+  RootRank rank;                      // of `root`
+  std::optional<int> initiatingRank;  // of `root`, or the odd rank of a desync
+  std::vector<int> collateralRanks;   // timeouts, aborts and exits other than the initiating rank
+  bool isRoot(const Accumulator& a) const { return root && &a == root; }
+};
+
+RootChoice chooseRoot(const State& s, const WatchdogAnalysis& w);
+// Gap between the initiating failure and the first timeout, against the process-group timeout.
+std::string timingNote(const Accumulator& root, const WatchdogAnalysis& w);
+
+LogFinding findingFor(const State& s, const Accumulator& a, const RootChoice& root, const WatchdogAnalysis& w,
+                      const RunConfig& run);
+LogFinding desyncFinding(const State& s, const RootChoice& root, const WatchdogAnalysis& w);
+LogFinding torchrunSummaryFinding(const State& s);
+// Adds a run-specific sentence under one "In this log:" paragraph.
+void appendNote(LogFinding& f, const std::string& note);
+
+void buildTimeline(const State& s, LogReport& r, const Accumulator* root, std::optional<int> highlightRank);
+
+RunConfig runConfig(const State& s, const LogReport& r);
+
+}  // namespace dsls::logs::detail

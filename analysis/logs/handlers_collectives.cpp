@@ -1,0 +1,111 @@
+// Collectives: watchdog timeouts per rank, aborts, NCCL errors and versions.
+#include <fmt/format.h>
+
+#include "analysis/logs/fingerprint_handlers.h"
+#include "analysis/logs/text_util.h"
+
+namespace dsls::logs::detail {
+namespace {
+
+// The first timeout observation of the line's rank, created when the rank has none yet.
+WatchdogObservation* watchdogOf(const Hit& hit, long long seq) {
+  auto& watchdog = hit.s.watchdog;
+  const int rank = *hit.c.prefix->rank;
+  auto it = watchdog.find(rank);
+  if (it != watchdog.end()) return &it->second;
+  if (watchdog.size() >= limits::kRanksPerSet) return nullptr;
+  WatchdogObservation w;
+  w.seq = seq;
+  w.line = hit.c.lineNo;
+  w.time = hit.s.lastTime;
+  return &watchdog.emplace(rank, w).first->second;
+}
+
+// A process taken down after a failed collective: collateral of some other failure.
+bool recordAbort(const Hit& hit, Occurrence occ) {
+  if (occ.rank) hit.s.collateralRanks.add(*occ.rank);
+  record(hit.s, FailureId::NcclProcessAbort, occ);
+  return true;
+}
+
+}  // namespace
+
+bool onWatchdogTimeout(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::NcclWatchdogTimeout);
+  if (!hit.c.prefix->rank) {
+    ++hit.s.unrankedTimeouts;
+  } else if (!hit.s.watchdog.count(*hit.c.prefix->rank)) {
+    if (WatchdogObservation* w = watchdogOf(hit, toInt(hit.group("seq")))) {
+      w->opType = text::sanitize(hit.group("op"), 40);
+      w->timeoutMs = toInt(hit.group("timeout_ms"));
+      w->ranForMs = toInt(hit.group("ran_ms"));
+    }
+  }
+  if (a && a->total == 1)
+    addDetail(a, fmt::format("The first timeout line shows SeqNum={} OpType={}.", hit.group("seq"), hit.group("op")));
+  return true;
+}
+
+bool onWatchdogWork(const Hit& hit) {
+  recordHere(hit, FailureId::NcclWatchdogTimeout);
+  if (!hit.c.prefix->rank) {
+    ++hit.s.unrankedTimeouts;
+    return true;
+  }
+  if (WatchdogObservation* w = watchdogOf(hit, toInt(hit.group("seq")))) {
+    w->lastEnqueued = toInt(hit.group("last_enqueued"));
+    w->lastCompleted = toInt(hit.group("last_completed"));
+  }
+  return true;
+}
+
+bool onWatchdogTerminated(const Hit& hit) {
+  if (hit.lineAlsoHas(Fp::WatchdogTimeout)) return true;
+  return recordAbort(hit, occurrenceOf(hit.c));
+}
+
+bool onWatchdogBoilerplate(const Hit& hit) { return recordAbort(hit, occurrenceOf(hit.c)); }
+bool onHeartbeatTimeout(const Hit& hit) { return recordAbort(hit, occurrenceOf(hit.c)); }
+
+bool onCommAborted(const Hit& hit) {
+  Occurrence occ = occurrenceOf(hit.c);
+  if (!occ.rank) {
+    const int rank = static_cast<int>(toInt(hit.group("rank"), -1));
+    if (rank >= 0) {
+      occ.rank = rank;
+      occ.rankSource = RankSource::Global;
+    }
+  }
+  return recordAbort(hit, occ);
+}
+
+bool onNcclError(const Hit& hit) {
+  if (hit.lineAlsoHas(Fp::WatchdogTimeout) || hit.lineAlsoHas(Fp::WatchdogTerminated) ||
+      hit.lineAlsoHas(Fp::CommAborted))
+    return true;
+  const std::string_view msg = hit.message();
+  const bool remote = hit.group("nccl_error") == "Remote" || msg.find("remote process exited") != std::string_view::npos;
+  Occurrence occ = occurrenceOf(hit.c);
+  if (remote) {
+    // A peer went away: the usual consequence of another rank's failure.
+    if (occ.rank) hit.s.collateralRanks.add(*occ.rank);
+    addTimelineEvent(hit.s, hit.c.stream, occ.evidence, TimelineEventKind::Abort, "nccl-remote-error",
+                     "ncclRemoteError");
+    return true;
+  }
+  Accumulator* a = record(hit.s, FailureId::NcclError, occ);
+  if (a && a->total == 1) addDetail(a, "First error: " + text::sanitize(text::trim(msg), 240));
+  return true;
+}
+
+bool onPortInUse(const Hit& hit) {
+  recordHere(hit, FailureId::PortInUse);
+  return true;
+}
+
+bool onNcclVersion(const Hit& hit) {
+  rememberVersion(hit.s.facts.ncclVersion, hit.group("version"));
+  return false;
+}
+
+}  // namespace dsls::logs::detail

@@ -1,0 +1,65 @@
+// ZeRO internals and checkpoints: parameter state asserts, gradients reduced twice,
+// partitioned parameters used as full ones, checkpoints that do not fit the run or
+// could not be written.
+#include <fmt/format.h>
+
+#include "analysis/logs/fingerprint_handlers.h"
+#include "analysis/logs/text_util.h"
+
+namespace dsls::logs::detail {
+
+bool onZeroParamAssert(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::Zero3ParamStateAssert);
+  if (a && a->total == 1)
+    addDetail(a, fmt::format("Parameter id {} had status {}.", hit.group("param_id"), hit.group("status")));
+  return true;
+}
+
+bool onZeroReducedTwice(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::ZeroGradReducedTwice);
+  if (a && a->total == 1) addDetail(a, fmt::format("Parameter {} was reduced twice.", hit.group("param_id")));
+  return true;
+}
+
+bool onZero3PartitionedParam(const Hit& hit) {
+  recordHere(hit, FailureId::Zero3PartitionedParam);
+  return true;
+}
+
+bool onCkptSizeMismatch(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::CheckpointSizeMismatch);
+  const std::string name = text::sanitize(hit.group("param"), 160);
+  const std::string_view saved = hit.group("checkpoint_shape");
+  const std::string_view model = hit.group("model_shape");
+  if (saved.empty() || saved == "0")
+    addDetail(a, "The checkpoint holds empty tensors (torch.Size([0])), e.g. " + name +
+                     ": it was saved from a partitioned ZeRO-3 model.");
+  else if (model.empty() || model == "0")
+    addDetail(a, "The model side is torch.Size([0]), e.g. " + name +
+                     ": the model is still partitioned by ZeRO-3 while loading.");
+  else
+    addDetail(a, "Shapes differ, e.g. " + name + ": checkpoint [" + std::string(saved) + "] vs model [" +
+                     std::string(model) + "].");
+  return true;
+}
+
+bool onCkptDpMismatch(const Hit& hit) {
+  addDetail(recordHere(hit, FailureId::CheckpointDpWorldSize),
+            fmt::format("Saved with a data-parallel world size of {}, loaded with {}.", hit.group("saved"),
+                        hit.group("current")));
+  return true;
+}
+
+bool onCkptNoLatest(const Hit& hit) {
+  addDetail(recordHere(hit, FailureId::CheckpointLatestMissing), "Looked for " + text::sanitize(hit.group("path"), 200) + ".");
+  return true;
+}
+
+bool onCkptWriteFailed(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::CheckpointWriteFailed);
+  if (a && a->total == 1)
+    addDetail(a, "torch.save stopped at `" + text::sanitize(hit.group("entry"), 120) + "` of the checkpoint file.");
+  return true;
+}
+
+}  // namespace dsls::logs::detail

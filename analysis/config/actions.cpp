@@ -2,7 +2,7 @@
 // fixes on a selected overlap_comm / contiguous_gradients key, and fix-all of safe fixes.
 #include "analysis/config/config_features.h"
 #include "analysis/config/race_fixes.h"
-#include "analysis/config/rule_id.h"
+#include "analysis/facts/rule_id.h"
 #include "analysis/json/locate.h"
 
 namespace dsls::config {

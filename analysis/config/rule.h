@@ -3,7 +3,7 @@
 #pragma once
 
 #include "analysis/config/config_model.h"
-#include "analysis/config/rule_id.h"
+#include "analysis/facts/rule_id.h"
 #include "analysis/core/finding.h"
 #include "analysis/facade/settings.h"
 #include "analysis/json/document.h"
@@ -47,6 +47,6 @@ analysis::Finding makeFinding(RuleId id, analysis::Severity severity, std::strin
 // The check function of every rule, one file per topic under analysis/config/rules/.
 #define DSLS_RULE(Id, code, severity, group, summary, check) \
   void check(const RuleContext&, std::vector<analysis::Finding>&);
-#include "analysis/config/rules.inc"
+#include "analysis/facts/rules.inc"
 
 }  // namespace dsls::config

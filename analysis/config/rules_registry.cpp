@@ -7,7 +7,7 @@ const std::vector<RuleInfo>& configRules() {
   static const std::vector<RuleInfo> rules = {
 #define DSLS_RULE(Id, code, severity, group, summary, check) \
   {RuleId::Id, code, analysis::Severity::severity, RuleGroup::group, summary, check},
-#include "analysis/config/rules.inc"
+#include "analysis/facts/rules.inc"
   };
   return rules;
 }

@@ -1,6 +1,6 @@
 #include "analysis/logs/failure_catalog.h"
 
-#include "analysis/config/rule_id.h"
+#include "analysis/facts/rule_id.h"
 
 #include <array>
 #include <stdexcept>

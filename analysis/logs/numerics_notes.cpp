@@ -1,6 +1,6 @@
 #include "analysis/logs/numerics_notes.h"
 
-#include "analysis/config/rule_id.h"
+#include "analysis/facts/rule_id.h"
 
 #include <algorithm>
 

@@ -20,7 +20,7 @@ namespace {
 const fs::path kSourceDir = fs::path(DSLS_SOURCE_DIR);
 const fs::path kDocsDir = kSourceDir / "docs/rules";
 constexpr std::string_view kGeneratedMarker =
-    "<!-- Generated from analysis/config/rules.inc: edit the table there, then rebuild and run the unit tests with "
+    "<!-- Generated from analysis/facts/rules.inc: edit the table there, then rebuild and run the unit tests with "
     "DSLS_UPDATE_GOLDEN=1. -->\n";
 
 bool updating() {

@@ -13,12 +13,12 @@ namespace dsls::config {
 
 enum class RuleGroup {
 #define DSLS_RULE_GROUP(Id, title) Id,
-#include "analysis/config/rules.inc"
+#include "analysis/facts/rules.inc"
 };
 
 enum class RuleId {
 #define DSLS_RULE(Id, code, severity, group, summary, check) Id,
-#include "analysis/config/rules.inc"
+#include "analysis/facts/rules.inc"
 };
 
 // One row of rules.inc without its check function.
@@ -33,12 +33,12 @@ struct RuleRow {
 inline constexpr RuleRow kRuleRows[] = {
 #define DSLS_RULE(Id, code, severity, group, summary, check) \
   {RuleId::Id, code, analysis::Severity::severity, RuleGroup::group, summary},
-#include "analysis/config/rules.inc"
+#include "analysis/facts/rules.inc"
 };
 
 inline constexpr std::string_view kRuleGroupTitles[] = {
 #define DSLS_RULE_GROUP(Id, title) title,
-#include "analysis/config/rules.inc"
+#include "analysis/facts/rules.inc"
 };
 
 inline constexpr std::size_t kRuleCount = std::size(kRuleRows);

@@ -44,6 +44,9 @@ cp "$here/fixtures/oom_then_timeouts.log" "$run/workspace/train.log"
 # A fixed prompt the test waits for before typing into the terminal.
 prompt='dsls-e2e$'
 printf "PS1='%s '\n" "$prompt" > "$run/home/.bashrc"
+# Mouse hovers are off: the test opens the hover with the keyboard, so where the
+# mouse rests plays no part. Git is off: whether the build folder lies in a
+# repository differs between machines and would add a notification.
 cat > "$run/user/User/settings.json" <<'JSON'
 {
   "security.workspace.trust.enabled": false,
@@ -54,7 +57,8 @@ cat > "$run/user/User/settings.json" <<'JSON'
   "extensions.autoUpdate": false,
   "extensions.autoCheckUpdates": false,
   "update.mode": "none",
-  "editor.hover.delay": 100,
+  "git.enabled": false,
+  "editor.hover.enabled": false,
   "terminal.integrated.gpuAcceleration": "off",
   "terminal.integrated.defaultProfile.linux": "bash",
   "terminal.integrated.shellIntegration.enabled": false,

@@ -114,6 +114,13 @@ async function activeTab() {
   return page.locator('.tabs-container .tab.active').first().innerText();
 }
 
+/** What a failed check saw: the open tabs and any notifications. */
+async function workbenchState() {
+  const tabs = await page.locator('.tabs-container .tab .label-name').allTextContents().catch(() => []);
+  const notices = await page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts().catch(() => []);
+  return `tabs: ${JSON.stringify(tabs)}${notices.length ? `; notifications: ${JSON.stringify(notices)}` : ''}`;
+}
+
 /** Visible terminal rows, one string per row, trailing blanks removed. */
 async function terminalRows() {
   const text = await page.locator(`${TERMINAL} .xterm-rows`).first().innerText();
@@ -158,8 +165,8 @@ async function runCommand(label) {
     return labels.includes(label) ? labels : null;
   }, 10000);
   if (!listed) {
+    // Left open for the failure screenshot; the step closes it.
     const offered = await quickInputLabels().catch(() => []);
-    await dismissPopups();
     throw new Error(`the Command Palette has no command "${label}"; for that text it offers: ${JSON.stringify(offered.slice(0, 8))}`);
   }
   // Usually the first entry; a closer or recently used one can come before it.
@@ -284,17 +291,16 @@ async function main() {
 
     await runCommand('Terminal: Select All');
     const selected = await until(async () => (await page.locator(`${TERMINAL} .xterm-selection div`).count()) > 0, 5000);
-    await check('"Terminal: Select All" selects the terminal text', selected);
+    await check('"Terminal: Select All" selects the terminal text', selected, !selected && 'no selection drawn in the terminal');
     await shot('terminal-selection');
     await runCommand('DeepSpeed: Diagnose Terminal Selection');
 
     const tab = page.locator('.tabs-container .tab', { hasText: 'DeepSpeed Diagnosis' }).first();
     const opened = await tab.waitFor({ timeout: 20000 }).then(() => true, () => false);
-    const notices = opened ? '' : await page.locator('.notifications-toasts').innerText().catch(() => '');
-    await check('the diagnosis opens in a webview tab', opened, notices && `notifications: ${notices}`);
+    await check('the diagnosis opens in a webview tab', opened, !opened && `no "DeepSpeed Diagnosis" tab after 20 s; ${await workbenchState()}`);
     if (!opened) return;
     const docTab = await until(async () => (await page.locator('.tabs-container .tab', { hasText: /DeepSpeed diagnosis \d+\.md/ }).count()) > 0, 10000);
-    await check('the report is also opened as a virtual document', docTab);
+    await check('the report is also opened as a virtual document', docTab, !docTab && (await workbenchState()));
 
     // The webview content lives in nested iframes.
     const frame = await until(async () => {
@@ -304,7 +310,8 @@ async function main() {
       }
       return null;
     }, 20000);
-    await check('the report names rank 3 and lists related config keys', Boolean(frame));
+    await check('the report names rank 3 and lists related config keys', Boolean(frame),
+      !frame && 'no webview frame shows both "rank 3" and "Related ds_config keys"');
     if (!frame) return;
     const image = await until(async () =>
       frame.evaluate(() => {
@@ -313,13 +320,13 @@ async function main() {
         if (img) return img.complete && img.naturalWidth > 0 ? 'img' : null;
         return svg && svg.getBoundingClientRect().width > 0 ? 'svg' : null;
       }), 10000);
-    await check('the rank timeline is rendered', Boolean(image));
+    await check('the rank timeline is rendered', Boolean(image), !image && 'no loaded SVG image or visible <svg> in the report');
     await shot('diagnosis');
     await frame.evaluate(() => document.querySelector('img[src^="data:image/svg"], svg').scrollIntoView());
     await shot('diagnosis-timeline');
     const link = frame.locator('a[href^="command:dsls.revealConfigKey"]').first();
     const hasLink = (await link.count()) > 0;
-    await check('config keys link to the ds_config', hasLink);
+    await check('config keys link to the ds_config', hasLink, !hasLink && 'no command:dsls.revealConfigKey link in the report');
     if (!hasLink) return;
     await link.click();
     const active = await until(async () => (await activeTab()).includes('ds_config.json'), 10000);
@@ -337,9 +344,10 @@ async function main() {
     await waitFor('the editor selection', async () => (await page.locator(`${ACTIVE_EDITOR} .selected-text`).count()) > 0, 5000);
     await runCommand('DeepSpeed: Diagnose Selection');
     const second = await until(async () => (await page.locator('.tabs-container .tab', { hasText: 'DeepSpeed diagnosis 2.md' }).count()) > 0, 20000);
-    await check('"DeepSpeed: Diagnose Selection" on a log editor opens a new report', second);
+    await check('"DeepSpeed: Diagnose Selection" on a log editor opens a new report', second,
+      !second && `no "DeepSpeed diagnosis 2.md" tab after 20 s; ${await workbenchState()}`);
     const front = await until(async () => (await page.locator('.tabs-container .tab.active', { hasText: 'DeepSpeed Diagnosis' }).count()) > 0, 10000);
-    await check('the rendered report is in front of its markdown source', front, await activeTab().catch(() => ''));
+    await check('the rendered report is in front of its markdown source', front, !front && `active tab: ${await activeTab().catch(() => '?')}`);
     await shot('editor-selection');
   });
 

@@ -3,11 +3,11 @@
 # driven through Debian's Chromium with playwright-core.
 # Usage: run-code-server.sh <dsls> <work-dir>
 # Needs <work-dir>/dsls.vsix from run-vscode-extension.sh (the dsls binary is
-# bundled in it). Screenshots go to tests/artifacts/code-server/.
+# bundled in it). Screenshots, the browser console and the VS Code logs go to
+# <work-dir>/code-server/artifacts/.
 set -euo pipefail
 dsls=$1; work=$2
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
 chromium=${CHROMIUM:-/usr/bin/chromium}
 skip() { echo "*** SKIPPED: $* ***" >&2; exit 77; }
 command -v node >/dev/null && command -v npm >/dev/null || skip "node and npm are needed (scripts/install-deps.sh test)"
@@ -41,6 +41,12 @@ rm -rf "$run" && mkdir -p "$run"/{user/User,extensions,home,workspace,xdg/config
 export HOME="$run/home" XDG_CONFIG_HOME="$run/xdg/config" XDG_DATA_HOME="$run/xdg/data" XDG_CACHE_HOME="$run/xdg/cache"
 cp "$here/fixtures/ds_config_zero2_race.json" "$run/workspace/ds_config.json"
 cp "$here/fixtures/oom_then_timeouts.log" "$run/workspace/train.log"
+# A fixed prompt the test waits for before typing into the terminal.
+prompt='dsls-e2e$'
+printf "PS1='%s '\n" "$prompt" > "$run/home/.bashrc"
+# Mouse hovers are off: the test opens the hover with the keyboard, so where the
+# mouse rests plays no part. Git is off: whether the build folder lies in a
+# repository differs between machines and would add a notification.
 cat > "$run/user/User/settings.json" <<'JSON'
 {
   "security.workspace.trust.enabled": false,
@@ -51,9 +57,9 @@ cat > "$run/user/User/settings.json" <<'JSON'
   "extensions.autoUpdate": false,
   "extensions.autoCheckUpdates": false,
   "update.mode": "none",
-  "editor.hover.delay": 100,
+  "git.enabled": false,
+  "editor.hover.enabled": false,
   "terminal.integrated.gpuAcceleration": "off",
-  "terminal.integrated.rightClickBehavior": "default",
   "terminal.integrated.defaultProfile.linux": "bash",
   "terminal.integrated.shellIntegration.enabled": false,
   "dsls.trace.server": "messages"
@@ -76,15 +82,19 @@ for _ in $(seq 1 100); do
   sleep 0.2
 done
 
-artifacts="$repo/tests/artifacts/code-server"
-mkdir -p "$artifacts"
+artifacts="$scratch/artifacts"
+rm -rf "$artifacts" && mkdir -p "$artifacts"
 status=0
 CODE_SERVER_URL="http://127.0.0.1:$port/?folder=$run/workspace" CHROMIUM="$chromium" ARTIFACTS="$artifacts" \
-  timeout 300 node "$here/code-server/e2e.cjs" || status=$?
+  TERMINAL_PROMPT="$prompt" timeout 300 node "$here/code-server/e2e.cjs" || status=$?
+cp "$run/code-server.log" "$artifacts/" 2>/dev/null || true
+[[ -d $run/user/logs ]] && cp -r "$run/user/logs" "$artifacts/vscode-logs"
 if ((status != 0)); then
+  ((status == 124)) && echo "FAILED: the e2e run did not finish within 300 s"
   echo "---- code-server log"; tail -40 "$run/code-server.log"
   echo "---- extension host and dsls output"
   find "$run/user/logs" -type f \( -name 'exthost*.log' -o -name '*dsls*' -o -name '*DeepSpeed*' \) -print0 2>/dev/null |
     xargs -0 -r tail -n 60
+  echo "---- artifacts (screenshots, browser console, VS Code logs): $artifacts"
 fi
 exit $status

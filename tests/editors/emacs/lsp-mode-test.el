@@ -3,7 +3,8 @@
 ;; Run by run-emacs.sh when lsp-mode is installed (Debian elpa-lsp-mode).
 ;; Checks that dsls.el registers a client lsp-mode picks for ds_config
 ;; buffers, that the race diagnostic arrives, that settings reach the server
-;; through workspace/configuration, and that the preferred quick fix applies.
+;; through workspace/configuration, that the preferred quick fix applies, and
+;; that a training log in the same workspace gets its findings.
 ;; Diagnostics (with related information), code actions and edits are compared
 ;; whole.  Prints one line per check and "N passed, M failed".
 
@@ -67,6 +68,36 @@
               (list (list (lsp--path-to-uri buffer-file-name) (dsls-test-text-range "\"contiguous_gradients\"")
                           "contiguous_gradients = true (set in this file)")))))
 
+(defun dsls-test-line-range (line)
+  "The range of the whole of 0-based LINE."
+  (save-excursion
+    (goto-char (point-min))
+    (forward-line line)
+    (list line 0 line (- (line-end-position) (line-beginning-position)))))
+
+(defun dsls-test-expected-log (config-buffer)
+  "What dsls reports for the fixture log while CONFIG-BUFFER is open in the same workspace."
+  (let* ((oom (save-excursion (goto-char (point-min)) (search-forward "torch.OutOfMemoryError")
+                              (1- (line-number-at-pos))))
+         (uri (lsp--path-to-uri buffer-file-name))
+         (collateral (list (list uri (dsls-test-line-range oom)
+                                 (format "initiating failure: GPU out of memory (%s:%d)" uri (1+ oom)))))
+         (config-key (lambda (key name)
+                       (with-current-buffer config-buffer
+                         (list (lsp--path-to-uri buffer-file-name) (dsls-test-text-range (format "\"%s\"" key))
+                               (format "config key %s in this run's ds_config" name)))))
+         (expected (list (list "log-cuda-oom" "dsls" 1 (dsls-test-line-range oom)
+                               (list (funcall config-key "stage" "zero_optimization.stage")
+                                     (funcall config-key "train_micro_batch_size_per_gpu"
+                                              "train_micro_batch_size_per_gpu"))))))
+    (save-excursion
+      (goto-char (point-min))
+      (while (re-search-forward "Watchdog caught collective operation timeout\\|exits with return code" nil t)
+        (push (list (if (string-prefix-p "W" (match-string 0)) "log-nccl-watchdog-timeout" "log-worker-exit")
+                    "dsls" 3 (dsls-test-line-range (1- (line-number-at-pos))) collateral)
+              expected)))
+    (nreverse expected)))
+
 (defun dsls-test-diagnostics-become (name expected)
   "Wait until the buffer's diagnostics are EXPECTED; check NAME, showing the last ones."
   (let ((shapes (lambda () (mapcar #'dsls-test-shape (dsls-test-diags)))))
@@ -82,9 +113,11 @@
                   (gethash "edits" change)))))
 
 (let* ((work (file-name-as-directory (getenv "DSLS_WORK")))
-       (config-file (concat work "lsp/ds_config.json")))
+       (config-file (concat work "lsp/ds_config.json"))
+       (log-file (concat work "lsp/train.log")))
   (make-directory (concat work "lsp") t)
   (copy-file (concat (getenv "DSLS_FIXTURES") "/ds_config_zero2_race.json") config-file t)
+  (copy-file (concat (getenv "DSLS_FIXTURES") "/oom_then_timeouts.log") log-file t)
   (setq dsls-program (getenv "DSLS_BINARY")
         lsp-session-file (concat work "lsp-session")
         lsp-enable-file-watchers nil
@@ -133,7 +166,16 @@
           (when preferred (lsp-execute-code-action preferred))
           (dsls-test-check "applying it changes only the overlap_comm value"
                            (equal (buffer-string) expected-text) (buffer-string)))
-        (dsls-test-diagnostics-become "no diagnostics are left" nil))
+        (dsls-test-diagnostics-become "no diagnostics are left" nil)
+        (let ((config-buffer (current-buffer)))
+          (find-file log-file)
+          (dsls-test-check "train.log opens in dsls-log-mode" (eq major-mode 'dsls-log-mode) (format "%s" major-mode))
+          (lsp)
+          (dsls-test-check "the log joins the dsls workspace"
+                           (equal (mapcar (lambda (w) (lsp--client-server-id (lsp--workspace-client w))) (lsp-workspaces))
+                                  '(dsls)))
+          (dsls-test-diagnostics-become "the log findings arrive, linked to the config"
+                                        (dsls-test-expected-log config-buffer))))
     (error (dsls-test-check "lsp-mode session" nil (format "error: %S" err)))))
 
 (dsls-test-out "%d passed, %d failed" dsls-test-passed dsls-test-failed)

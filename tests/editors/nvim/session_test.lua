@@ -73,15 +73,18 @@ local function find_line(bufnr, needle)
 end
 
 -- LSP ranges (0-based lines, UTF-16 columns; the fixtures are ASCII) computed from the text.
-local function range(line, first, last)
-  return { start = { line = line, character = first }, ["end"] = { line = line, character = last } }
+local function range(start_line, start_character, end_line, end_character)
+  return {
+    start = { line = start_line, character = start_character },
+    ["end"] = { line = end_line, character = end_character },
+  }
 end
 
 -- The range of the first `needle` in the buffer.
 local function key_range(bufnr, needle)
   local line, col = find_line(bufnr, needle)
   assert(line, needle .. " is in the buffer")
-  return range(line - 1, col - 1, col - 1 + #needle)
+  return range(line - 1, col - 1, line - 1, col - 1 + #needle)
 end
 
 -- The range of the `true` after `key` on its line.
@@ -89,11 +92,11 @@ local function value_range(bufnr, key)
   local line, col = find_line(bufnr, key)
   local text = vim.api.nvim_buf_get_lines(bufnr, line - 1, line, false)[1]
   local first = assert(text:find("true", col + #key, true), "true follows " .. key)
-  return range(line - 1, first - 1, first + 3)
+  return range(line - 1, first - 1, line - 1, first + 3)
 end
 
 local function line_range(bufnr, line)
-  return range(line, 0, #vim.api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1])
+  return range(line, 0, line, #vim.api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1])
 end
 
 -- The fields compared exactly, from Neovim's diagnostics and the LSP data it keeps.
@@ -103,9 +106,8 @@ local function shape(d)
     code = d.code or lsp.code,
     source = d.source,
     severity = d.severity,
-    range = range(d.lnum, d.col, d.end_col),
+    range = range(d.lnum, d.col, d.end_lnum, d.end_col),
   }
-  s.range["end"].line = d.end_lnum
   if lsp.relatedInformation then
     s.related = {}
     for _, r in ipairs(lsp.relatedInformation) do
@@ -175,7 +177,7 @@ end
 
 -- Waits until the buffer's diagnostics are exactly `expected`; the detail shows the last ones.
 local function diagnostics_become(name, bufnr, expected)
-  local ok = vim.wait(10000, function()
+  local ok = vim.wait(15000, function()
     return vim.deep_equal(shapes(bufnr), expected)
   end, 50)
   return check(name, ok, ("got %s, want %s"):format(vim.inspect(shapes(bufnr)), vim.inspect(expected)))

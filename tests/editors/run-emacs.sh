@@ -17,8 +17,9 @@ if ! emacs --batch --eval "(kill-emacs (if (locate-library \"$client\") 0 1))" 2
 fi
 [[ -x $dsls ]] || { echo "dsls binary not found at $dsls" >&2; exit 1; }
 scratch="$work/emacs-$client"
-rm -rf "$scratch" && mkdir -p "$scratch/home"
+rm -rf "$scratch" && mkdir -p "$scratch/home" "$scratch/tmp"
 emacs --version | head -1
-# --batch reads no init file; HOME points away from the user's ~/.emacs.d too.
-HOME="$scratch/home" DSLS_BINARY=$dsls DSLS_WORK=$scratch DSLS_FIXTURES="$here/fixtures" \
+# --batch reads no init file; HOME points away from the user's ~/.emacs.d too, and
+# temporary files (the saved report timelines) stay under the work dir.
+HOME="$scratch/home" TMPDIR="$scratch/tmp" DSLS_BINARY=$dsls DSLS_WORK=$scratch DSLS_FIXTURES="$here/fixtures" \
   timeout 180 emacs --batch -L "$repo/editors/emacs" -l "$here/emacs/$client-test.el"

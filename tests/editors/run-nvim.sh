@@ -13,8 +13,11 @@ fi
 scratch="$work/nvim"
 rm -rf "$scratch" && mkdir -p "$scratch"
 nvim --version | head -1
-# A private XDG tree keeps the user's config, state and logs out of the run.
+# A private XDG tree keeps the user's config, state and logs out of the run; temporary
+# files (the saved report timelines) stay under the work dir too.
+mkdir -p "$scratch/tmp"
 export XDG_CONFIG_HOME="$scratch/config" XDG_DATA_HOME="$scratch/data" XDG_STATE_HOME="$scratch/state" XDG_CACHE_HOME="$scratch/cache"
+export TMPDIR="$scratch/tmp"
 export DSLS_BINARY=$dsls DSLS_WORK=$scratch DSLS_FIXTURES="$here/fixtures"
 timeout 180 nvim --headless --clean -u NONE -i NONE -n \
   --cmd "set runtimepath^=$repo/editors/nvim" \

@@ -4,7 +4,9 @@
 ;; `dsls-config-mode' under Eglot, checks the Flymake diagnostic, the hover,
 ;; applies the preferred quick fix through `eglot-code-actions', changes the
 ;; rule settings, and runs `dsls-diagnose-region' on a log file and on a
-;; plain buffer.  Prints one line per check and "N passed, M failed".
+;; plain buffer.  Diagnostics (with related information), code actions and
+;; edits are compared whole, so a server that drops or moves any of them fails
+;; here.  Prints one line per check and "N passed, M failed".
 
 ;;; Code:
 
@@ -56,12 +58,95 @@
           (apply (timer--function timer) (timer--args timer))
         (error (dsls-test-out "idle timer error: %S" err))))))
 
-(defun dsls-test-race-diags ()
-  (cl-remove-if-not
-   (lambda (d)
-     (let ((lsp (cdr (assoc 'eglot-lsp-diag (flymake-diagnostic-data d)))))
-       (equal (plist-get lsp :code) "overlap-comm-race")))
-   (flymake-diagnostics)))
+;; Ranges are (START-LINE START-COLUMN END-LINE END-COLUMN), 0-based as in LSP;
+;; the fixtures are ASCII, so columns are the same in every encoding.
+(defun dsls-test-range-at (beg end)
+  "The range of the region BEG..END."
+  (save-excursion
+    (list (progn (goto-char beg) (1- (line-number-at-pos))) (- beg (line-beginning-position))
+          (progn (goto-char end) (1- (line-number-at-pos))) (- end (line-beginning-position)))))
+
+(defun dsls-test-text-range (needle &optional after)
+  "The range of the first NEEDLE in the buffer (after the first AFTER, when given)."
+  (save-excursion
+    (goto-char (point-min))
+    (when after (search-forward after))
+    (search-forward needle)
+    (dsls-test-range-at (match-beginning 0) (match-end 0))))
+
+(defun dsls-test-line-range (line)
+  "The range of the whole of 0-based LINE."
+  (save-excursion
+    (goto-char (point-min))
+    (forward-line line)
+    (dsls-test-range-at (line-beginning-position) (line-end-position))))
+
+(defun dsls-test-lsp-range (range)
+  (let ((start (plist-get range :start)) (end (plist-get range :end)))
+    (list (plist-get start :line) (plist-get start :character) (plist-get end :line) (plist-get end :character))))
+
+(defun dsls-test-uri (file)
+  (funcall (if (fboundp 'eglot-path-to-uri) 'eglot-path-to-uri 'eglot--path-to-uri) file))
+
+(defun dsls-test-shape (diag)
+  "The fields of Flymake DIAG and of the LSP diagnostic Eglot keeps with it that are compared."
+  (let ((lsp (cdr (assoc 'eglot-lsp-diag (flymake-diagnostic-data diag)))))
+    (list :code (plist-get lsp :code) :source (plist-get lsp :source) :severity (plist-get lsp :severity)
+          :type (flymake-diagnostic-type diag)
+          :range (dsls-test-lsp-range (plist-get lsp :range))
+          :region (dsls-test-range-at (flymake-diagnostic-beg diag) (flymake-diagnostic-end diag))
+          ;; Eglot does not advertise relatedInformation; dsls sends it to every client.
+          :related (mapcar (lambda (r)
+                             (let ((location (plist-get r :location)))
+                               (list (plist-get location :uri) (dsls-test-lsp-range (plist-get location :range))
+                                     (plist-get r :message))))
+                           (plist-get lsp :relatedInformation)))))
+
+(defun dsls-test-shapes ()
+  (mapcar #'dsls-test-shape
+          (sort (flymake-diagnostics) (lambda (a b) (< (flymake-diagnostic-beg a) (flymake-diagnostic-beg b))))))
+
+(defun dsls-test-expected (code severity range related)
+  "A diagnostic as `dsls-test-shape' gives it; Flymake's region is the LSP RANGE."
+  (list :code code :source "dsls" :severity severity
+        :type (pcase severity (1 'eglot-error) (2 'eglot-warning) (_ 'eglot-note))
+        :range range :region range :related related))
+
+(defun dsls-test-expected-config (&optional severity)
+  "What dsls reports for the fixture config: the race on the overlap_comm key."
+  (list (dsls-test-expected "overlap-comm-race" (or severity 2) (dsls-test-text-range "\"overlap_comm\"")
+                            (list (list (dsls-test-uri buffer-file-name)
+                                        (dsls-test-text-range "\"contiguous_gradients\"")
+                                        "contiguous_gradients = true (set in this file)")))))
+
+(defun dsls-test-expected-log ()
+  "What dsls reports for the fixture log on a server of its own (no config to link to)."
+  (let* ((oom (save-excursion (goto-char (point-min)) (search-forward "torch.OutOfMemoryError")
+                              (1- (line-number-at-pos))))
+         (uri (dsls-test-uri buffer-file-name))
+         (collateral (list (list uri (dsls-test-line-range oom)
+                                 (format "initiating failure: GPU out of memory (%s:%d)" uri (1+ oom)))))
+         (expected (list (dsls-test-expected "log-cuda-oom" 1 (dsls-test-line-range oom) nil))))
+    (save-excursion
+      (goto-char (point-min))
+      (while (re-search-forward "Watchdog caught collective operation timeout\\|exits with return code" nil t)
+        (push (dsls-test-expected (if (string-prefix-p "W" (match-string 0)) "log-nccl-watchdog-timeout" "log-worker-exit")
+                                  3 (dsls-test-line-range (1- (line-number-at-pos))) collateral)
+              expected)))
+    (nreverse expected)))
+
+(defun dsls-test-diagnostics-become (name expected)
+  "Wait until the buffer's diagnostics are EXPECTED; check NAME, showing the last ones."
+  (dsls-test-check name (dsls-test-wait (lambda () (equal (dsls-test-shapes) expected)))
+                   (format "got %S, want %S" (dsls-test-shapes) expected)))
+
+(defun dsls-test-action-shape (action)
+  "The title, kind, preference and edits of code ACTION."
+  (let ((change (aref (plist-get (plist-get action :edit) :documentChanges) 0)))
+    (list (plist-get action :title) (plist-get action :kind) (eq (plist-get action :isPreferred) t)
+          (plist-get (plist-get change :textDocument) :uri)
+          (mapcar (lambda (e) (list (dsls-test-lsp-range (plist-get e :range)) (plist-get e :newText)))
+                  (plist-get change :edits)))))
 
 (defun dsls-test-copy (from to)
   (copy-file from to t)
@@ -97,20 +182,8 @@
     (flymake-start))
 
   (dsls-test-step "diagnostic"
-    (let ((got (dsls-test-wait (lambda () (dsls-test-race-diags)))))
-      (dsls-test-check "Flymake shows the overlap-comm-race diagnostic" got
-                       (format "%S" (flymake-diagnostics)))
-      (when got
-        (let* ((diag (car got))
-               (lsp (cdr (assoc 'eglot-lsp-diag (flymake-diagnostic-data diag)))))
-          (dsls-test-check "its source is dsls" (equal (plist-get lsp :source) "dsls"))
-          (dsls-test-check "it is on the overlap_comm line"
-                           (save-excursion
-                             (goto-char (point-min))
-                             (search-forward "\"overlap_comm\"")
-                             (<= (line-number-at-pos (flymake-diagnostic-beg diag))
-                                 (line-number-at-pos)
-                                 (line-number-at-pos (flymake-diagnostic-end diag)))))))))
+    (dsls-test-diagnostics-become "Flymake shows exactly the overlap-comm-race diagnostic, with its related information"
+                                  (dsls-test-expected-config)))
 
   (dsls-test-step "hover"
     (goto-char (point-min))
@@ -131,14 +204,20 @@
     (let* ((beg (line-beginning-position))
            (end (line-end-position))
            (actions (eglot-code-actions beg end nil nil))
-           (titles (mapcar (lambda (a) (plist-get a :title)) actions))
+           (uri (dsls-test-uri buffer-file-name))
+           (fix (lambda (title kind preferred key)
+                  (list title kind preferred uri (list (list (dsls-test-text-range "true" key) "false")))))
+           (expected-actions
+            (list (funcall fix "Set overlap_comm to false" "quickfix" t "\"overlap_comm\"")
+                  (funcall fix "Set contiguous_gradients to false (avoids the bucket races, not the allocator race)"
+                           "quickfix" nil "\"contiguous_gradients\"")
+                  (funcall fix "Fix all safe dsls findings" "source.fixAll.dsls" nil "\"overlap_comm\"")))
+           (expected-text (replace-regexp-in-string "\"overlap_comm\": true" "\"overlap_comm\": false"
+                                                    (buffer-string) t t))
            offered-default)
-      (dsls-test-check "code actions include both fixes"
-                       (and (member "Set overlap_comm to false" titles)
-                            ;; The second fix may add a note after the contract's title.
-                            (cl-some (lambda (title) (string-prefix-p "Set contiguous_gradients to false" title))
-                                     titles))
-                       (format "%S" titles))
+      (dsls-test-check "the code actions are exactly the two fixes and fix-all, with their edits"
+                       (equal (mapcar #'dsls-test-action-shape actions) expected-actions)
+                       (format "got %S, want %S" (mapcar #'dsls-test-action-shape actions) expected-actions))
       ;; As a user pressing RET at Eglot's prompt: take the default, which
       ;; Eglot sets to the server's preferred action.
       (cl-letf (((symbol-function 'completing-read)
@@ -150,33 +229,22 @@
           (eglot-code-actions beg end nil t)))
       (dsls-test-check "the preferred action is 'Set overlap_comm to false'"
                        (equal offered-default "Set overlap_comm to false") offered-default)
-      (dsls-test-check "applying it sets overlap_comm to false in the buffer"
-                       (save-excursion (goto-char (point-min))
-                                       (re-search-forward "\"overlap_comm\"[ \t]*:[ \t]*false" nil t))
-                       (buffer-string))
-      (dsls-test-check "contiguous_gradients is left alone"
-                       (save-excursion (goto-char (point-min))
-                                       (re-search-forward "\"contiguous_gradients\"[ \t]*:[ \t]*true" nil t)))
-      (dsls-test-check "the diagnostic goes away"
-                       (dsls-test-wait (lambda () (null (dsls-test-race-diags))))
-                       (format "%S" (flymake-diagnostics)))))
+      (dsls-test-check "applying it changes only the overlap_comm value"
+                       (equal (buffer-string) expected-text) (buffer-string))
+      (dsls-test-diagnostics-become "no diagnostics are left" nil)))
 
   (dsls-test-step "settings"
+    ;; Back to true, whatever the quick fix did to the value.
     (goto-char (point-min))
-    (re-search-forward "\"overlap_comm\"[ \t]*:[ \t]*\\(false\\)")
+    (re-search-forward "\"overlap_comm\"[ \t]*:[ \t]*\\([^,\n]*\\)")
     (replace-match "true" t t nil 1)
-    (dsls-test-check "the race comes back after editing overlap_comm to true"
-                     (dsls-test-wait (lambda () (dsls-test-race-diags))))
+    (dsls-test-diagnostics-become "the race comes back after editing overlap_comm to true" (dsls-test-expected-config))
     (customize-set-variable 'dsls-rules '(("overlap-comm-race" . "error")))
-    (dsls-test-check "dsls-rules raises the race to an error"
-                     (dsls-test-wait (lambda ()
-                                       (cl-some (lambda (d) (eq (flymake-diagnostic-type d) 'eglot-error))
-                                                (dsls-test-race-diags))))
-                     (format "%S" (mapcar #'flymake-diagnostic-type (dsls-test-race-diags))))
+    (dsls-test-diagnostics-become "dsls-rules raises the race to an error" (dsls-test-expected-config 1))
     (customize-set-variable 'dsls-rules '(("overlap-comm-race" . "off")))
-    (dsls-test-check "dsls-rules \"off\" silences the race"
-                     (dsls-test-wait (lambda () (null (dsls-test-race-diags)))))
-    (customize-set-variable 'dsls-rules nil))
+    (dsls-test-diagnostics-become "dsls-rules \"off\" silences the race" nil)
+    (customize-set-variable 'dsls-rules nil)
+    (dsls-test-diagnostics-become "default rules bring the warning back" (dsls-test-expected-config)))
 
   (dsls-test-step "diagnose a log file"
     (let ((log-buffer (find-file log-file)))
@@ -186,6 +254,8 @@
       (dsls-test-check "Eglot manages the log with languageId log"
                        (dsls-test-wait (lambda () (and (bound-and-true-p eglot--managed-mode)
                                                        (equal (eglot--language-id (eglot-current-server)) "log")))))
+      (flymake-start)
+      (dsls-test-diagnostics-become "Flymake shows exactly the log findings" (dsls-test-expected-log))
       (let ((report (dsls-diagnose-region (point-min) (point-max))))
         (with-current-buffer report
           (dsls-test-check "report names rank 3" (string-match-p "[Rr]ank 3" (buffer-string)) (buffer-string))

@@ -1,11 +1,14 @@
 // Drives dsls the way an editor does, through vscode-jsonrpc: open a ZeRO-2
 // config with the overlap_comm race, read the diagnostic and the hover,
 // apply the preferred quick fix, change settings, and diagnose a log.
+// Diagnostics, ranges, code actions and edits are compared whole, so a server
+// that drops or moves any of them fails here.
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
+const { isDeepStrictEqual } = require('node:util');
 const { pathToFileURL } = require('node:url');
 const { LspSession, positionAt, applyEdits, editsFor, hoverText, proto } = require('../lib/lsp-session.cjs');
 
@@ -13,12 +16,109 @@ const dsls = process.env.DSLS_BINARY;
 const fixtures = path.join(__dirname, '..', 'fixtures');
 const configText = fs.readFileSync(path.join(fixtures, 'ds_config_zero2_race.json'), 'utf8');
 const logText = fs.readFileSync(path.join(fixtures, 'oom_then_timeouts.log'), 'utf8');
-// A name the server recognises by glob; the file need not exist on disk.
+// Names the server recognises by glob; the files are sent as text and never read or written.
 const uri = pathToFileURL(path.join(fixtures, 'ds_config_zero2_race.json')).href;
+const logUri = pathToFileURL(path.join(fixtures, 'oom_then_timeouts.log')).href;
 const raceCode = 'overlap-comm-race';
+const contiguousTitle = 'Set contiguous_gradients to false (avoids the bucket races, not the allocator race)';
 
-const hasRace = (diags) => diags.some((d) => d.code === raceCode);
-const noRace = (diags) => !hasRace(diags);
+/** The range of the first `needle` in `text` at or after `from`. */
+function rangeOf(source, needle, from = 0) {
+  const offset = source.indexOf(needle, from);
+  assert.ok(offset >= 0, `${JSON.stringify(needle)} is in the fixture`);
+  return { start: positionAt(source, offset), end: positionAt(source, offset + needle.length) };
+}
+
+/** The range of the `true` that follows `key`. */
+function valueRange(source, key) {
+  return rangeOf(source, 'true', source.indexOf(key) + key.length);
+}
+
+/** The whole of line `line`. */
+function lineRange(source, line) {
+  return { start: { line, character: 0 }, end: { line, character: source.split('\n')[line].length } };
+}
+
+/** The fields the tests compare exactly. */
+function shape(d) {
+  const s = { code: d.code, source: d.source, severity: d.severity, range: d.range };
+  if (d.relatedInformation !== undefined)
+    s.relatedInformation = d.relatedInformation.map((r) => ({ location: r.location, message: r.message }));
+  return s;
+}
+
+/** What dsls reports for the fixture config: the race on the overlap_comm key. */
+function expectedConfigDiagnostics(severity = proto.DiagnosticSeverity.Warning) {
+  return [
+    {
+      code: raceCode,
+      source: 'dsls',
+      severity,
+      range: rangeOf(configText, '"overlap_comm"'),
+      relatedInformation: [
+        {
+          location: { uri, range: rangeOf(configText, '"contiguous_gradients"') },
+          message: 'contiguous_gradients = true (set in this file)',
+        },
+      ],
+    },
+  ];
+}
+
+/** What dsls reports for the fixture log while the fixture config is open beside it. */
+function expectedLogDiagnostics() {
+  const lines = logText.split('\n');
+  const lineOf = (needle) => lines.findIndex((l) => l.includes(needle));
+  const oom = lineOf('torch.OutOfMemoryError');
+  const collateral = {
+    location: { uri: logUri, range: lineRange(logText, oom) },
+    message: `initiating failure: GPU out of memory (${logUri}:${oom + 1})`,
+  };
+  const configKey = (key, name) => ({
+    location: { uri, range: rangeOf(configText, `"${key}"`) },
+    message: `config key ${name} in this run's ds_config`,
+  });
+  const info = (line) => ({
+    code: 'log-nccl-watchdog-timeout',
+    source: 'dsls',
+    severity: proto.DiagnosticSeverity.Information,
+    range: lineRange(logText, line),
+    relatedInformation: [collateral],
+  });
+  const watchdogs = lines.flatMap((l, i) => (l.includes('Watchdog caught collective operation timeout') ? [i] : []));
+  assert.equal(watchdogs.length, 3, 'the fixture log has three watchdog timeouts');
+  return [
+    {
+      code: 'log-cuda-oom',
+      source: 'dsls',
+      severity: proto.DiagnosticSeverity.Error,
+      range: lineRange(logText, oom),
+      relatedInformation: [
+        configKey('stage', 'zero_optimization.stage'),
+        configKey('train_micro_batch_size_per_gpu', 'train_micro_batch_size_per_gpu'),
+      ],
+    },
+    ...watchdogs.map(info),
+    { ...info(lineOf('exits with return code')), code: 'log-worker-exit' },
+  ];
+}
+
+/**
+ * Waits for the published diagnostics of `uri` to be exactly `expected` (and, when given,
+ * for the document `version`); on timeout the assertion shows how the last publish differs.
+ */
+async function expectDiagnostics(target, expected, what, version) {
+  const matches = (diags, params) =>
+    (version === undefined || params.version === version) && isDeepStrictEqual(diags.map(shape), expected);
+  try {
+    return await session.waitForDiagnostics(target, matches, 10000, what);
+  } catch (err) {
+    const last = session.diagnostics.get(target);
+    if (version !== undefined) assert.equal(last?.version, version, `${what}: version of the last publish`);
+    assert.deepEqual(last?.diagnostics.map(shape), expected, what);
+    throw err;
+  }
+}
 
 let session;
 let version = 1;
@@ -53,47 +153,86 @@ test('initialize advertises the features editors use', () => {
   assert.ok(caps.executeCommandProvider?.commands?.includes('dsls.diagnoseText'), 'dsls.diagnoseText is an advertised command');
 });
 
-test('a ZeRO-2 config with overlap_comm true gets the race diagnostic', async () => {
+test('a ZeRO-2 config with overlap_comm true gets exactly the race diagnostic', async () => {
   session.notify(proto.DidOpenTextDocumentNotification.type, {
     textDocument: { uri, languageId: 'json', version, text },
   });
-  const diags = await session.waitForDiagnostics(uri, hasRace, 10000, raceCode);
-  const race = diags.find((d) => d.code === raceCode);
-  assert.equal(race.source, 'dsls');
-  const keyLine = positionAt(text, text.indexOf('"overlap_comm"')).line;
-  assert.ok(race.range.start.line <= keyLine && keyLine <= race.range.end.line, `range ${JSON.stringify(race.range)} covers line ${keyLine}`);
-  assert.ok(race.severity === undefined || race.severity <= proto.DiagnosticSeverity.Warning, 'default severity is warning or error');
+  const diags = await expectDiagnostics(uri, expectedConfigDiagnostics(), 'the race diagnostic', version);
+  assert.match(diags[0].message, /^ZeRO stage 2 with overlap_comm = true \(set in this file\) and contiguous_gradients = true \(set in this file\): /);
+  assert.match(diags[0].codeDescription?.href ?? '', /\/docs\/rules\/overlap-comm-race\.md$/);
 });
 
-test('hover on overlap_comm explains the race', async () => {
+test('hover on overlap_comm explains the race and spans the key', async () => {
   const position = positionAt(text, text.indexOf('"overlap_comm"') + 3);
   const hover = await session.request(proto.HoverRequest.type, { textDocument: { uri }, position });
   const content = hoverText(hover);
   assert.match(content, /overlap_comm/);
   assert.match(content, /race/i);
+  assert.deepEqual(hover.range, rangeOf(text, '"overlap_comm"'));
 });
 
-test('the preferred quick fix sets overlap_comm to false and the diagnostic goes', async () => {
-  const race = session.diagnostics.get(uri).diagnostics.find((d) => d.code === raceCode);
+test('the quick fixes are exactly the two race fixes, with their edits', async () => {
+  const [race] = session.diagnostics.get(uri).diagnostics;
   const actions = await session.request(proto.CodeActionRequest.type, {
     textDocument: { uri },
     range: race.range,
     context: { diagnostics: [race], only: ['quickfix'] },
   });
-  const titles = actions.map((a) => a.title);
-  // The second fix may add a note after the title the contract fixes.
-  assert.ok(titles.some((t) => t.startsWith('Set contiguous_gradients to false')), `actions: ${titles.join(' | ')}`);
-  const preferred = actions.filter((a) => a.isPreferred);
-  assert.equal(preferred.length, 1, 'exactly one preferred action');
-  assert.equal(preferred[0].title, 'Set overlap_comm to false');
-  assert.equal(preferred[0].kind, 'quickfix');
+  assert.deepEqual(
+    actions.map((a) => ({ title: a.title, kind: a.kind, isPreferred: a.isPreferred, edits: editsFor(a.edit, uri) })),
+    [
+      {
+        title: 'Set overlap_comm to false',
+        kind: 'quickfix',
+        isPreferred: true,
+        edits: [{ range: valueRange(text, '"overlap_comm"'), newText: 'false' }],
+      },
+      {
+        title: contiguousTitle,
+        kind: 'quickfix',
+        isPreferred: undefined,
+        edits: [{ range: valueRange(text, '"contiguous_gradients"'), newText: 'false' }],
+      },
+    ],
+  );
+  for (const a of actions) {
+    // The edit is pinned to the version it was computed for, and both forms agree.
+    assert.deepEqual(a.edit.documentChanges.map((c) => c.textDocument), [{ uri, version }], a.title);
+    assert.deepEqual(a.edit.changes, { [uri]: editsFor(a.edit, uri) }, a.title);
+    assert.deepEqual(a.diagnostics.map(shape), expectedConfigDiagnostics(), `${a.title}: the diagnostic it fixes`);
+  }
+});
 
+test('fix-all offers the overlap_comm fix', async () => {
+  const actions = await session.request(proto.CodeActionRequest.type, {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    context: { diagnostics: [], only: ['source.fixAll'] },
+  });
+  assert.deepEqual(
+    actions.map((a) => ({ title: a.title, kind: a.kind, edits: editsFor(a.edit, uri) })),
+    [
+      {
+        title: 'Fix all safe dsls findings',
+        kind: 'source.fixAll.dsls',
+        edits: [{ range: valueRange(text, '"overlap_comm"'), newText: 'false' }],
+      },
+    ],
+  );
+});
+
+test('the preferred quick fix sets overlap_comm to false and the diagnostic goes', async () => {
+  const [race] = session.diagnostics.get(uri).diagnostics;
+  const actions = await session.request(proto.CodeActionRequest.type, {
+    textDocument: { uri },
+    range: race.range,
+    context: { diagnostics: [race], only: ['quickfix'] },
+  });
+  const preferred = actions.filter((a) => a.isPreferred);
+  assert.deepEqual(preferred.map((a) => a.title), ['Set overlap_comm to false']);
   const edits = editsFor(preferred[0].edit, uri);
-  assert.ok(edits.length > 0, 'the quick fix carries an edit for this document');
   const fixed = applyEdits(text, edits);
-  assert.match(fixed, /"overlap_comm"\s*:\s*false/);
-  assert.match(fixed, /"contiguous_gradients"\s*:\s*true/, 'the preferred fix leaves contiguous_gradients alone');
-  JSON.parse(fixed);
+  assert.equal(fixed, configText.replace('"overlap_comm": true', '"overlap_comm": false'), 'only the value changes');
 
   // Send the edits the way an incremental client does: last edit first.
   version += 1;
@@ -102,31 +241,26 @@ test('the preferred quick fix sets overlap_comm to false and the diagnostic goes
     syncKind() === proto.TextDocumentSyncKind.Incremental ? ordered.map((e) => ({ range: e.range, text: e.newText })) : [{ text: fixed }];
   session.notify(proto.DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges });
   text = fixed;
-  await session.waitForDiagnostics(uri, noRace, 10000, 'the race diagnostic to clear');
+  await expectDiagnostics(uri, [], 'no diagnostics after the fix', version);
 });
 
 test('a full-text change brings the race back', async () => {
   version += 1;
   text = configText;
   session.notify(proto.DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
-  await session.waitForDiagnostics(uri, hasRace, 10000, 'the race diagnostic after a full change');
+  await expectDiagnostics(uri, expectedConfigDiagnostics(), 'the race diagnostic after a full change', version);
 });
 
 test('rule severities follow didChangeConfiguration', async () => {
   session.settings = { rules: { [raceCode]: 'error' } };
   session.notify(proto.DidChangeConfigurationNotification.type, { settings: { dsls: session.settings } });
-  await session.waitForDiagnostics(
-    uri,
-    (diags) => diags.some((d) => d.code === raceCode && d.severity === proto.DiagnosticSeverity.Error),
-    10000,
-    'the race diagnostic as an error',
-  );
+  await expectDiagnostics(uri, expectedConfigDiagnostics(proto.DiagnosticSeverity.Error), 'the race diagnostic as an error');
   session.settings = { rules: { [raceCode]: 'off' } };
   session.notify(proto.DidChangeConfigurationNotification.type, { settings: { dsls: session.settings } });
-  await session.waitForDiagnostics(uri, noRace, 10000, 'the race rule to be switched off');
+  await expectDiagnostics(uri, [], 'the race rule to be switched off');
   session.settings = { rules: {} };
   session.notify(proto.DidChangeConfigurationNotification.type, { settings: { dsls: session.settings } });
-  await session.waitForDiagnostics(uri, hasRace, 10000, 'the race diagnostic with default rules');
+  await expectDiagnostics(uri, expectedConfigDiagnostics(), 'the race diagnostic with default rules');
 });
 
 test('dsls.diagnoseText names the initiating rank and embeds a timeline', async () => {
@@ -169,15 +303,15 @@ test('bad diagnoseText arguments give an error or no findings, and the server st
   assert.match(hoverText(hover), /overlap_comm/);
 });
 
-test('a log document opened as languageId log is accepted', async () => {
-  const logUri = pathToFileURL(path.join(fixtures, 'oom_then_timeouts.log')).href;
+test('a log document opened as languageId log gets its findings, linked to the open config', async () => {
   session.notify(proto.DidOpenTextDocumentNotification.type, {
     textDocument: { uri: logUri, languageId: 'log', version: 1, text: logText },
   });
-  // Whatever the server publishes for logs, it must stay responsive.
+  await expectDiagnostics(logUri, expectedLogDiagnostics(), 'the log diagnostics', 1);
   const hover = await session.request(proto.HoverRequest.type, { textDocument: { uri: logUri }, position: { line: 5, character: 3 } });
   assert.ok(hover === null || typeof hover === 'object');
   session.notify(proto.DidCloseTextDocumentNotification.type, { textDocument: { uri: logUri } });
+  await expectDiagnostics(logUri, [], 'the log diagnostics to be cleared on close');
 });
 
 function rpcError() {

@@ -1,6 +1,8 @@
 -- Headless Neovim session against dsls, through require("dsls") and Neovim's own LSP
 -- client: diagnostics, hover float, preferred quick fix via vim.lsp.buf.code_action,
 -- settings changes, and :DslsDiagnose on a log file and on a terminal buffer.
+-- Diagnostics (with related information), code actions and edits are compared whole,
+-- so a server that drops or moves any of them fails here.
 -- Run by run-nvim.sh; prints one line per check and "N passed, M failed".
 
 local dsls_binary = assert(os.getenv("DSLS_BINARY"), "DSLS_BINARY")
@@ -48,22 +50,14 @@ end
 
 local config_path = work .. "/ds_config.json"
 local log_path = work .. "/train.log"
-copy(fixtures .. "/ds_config_zero2_race.json", config_path)
+local config_text = copy(fixtures .. "/ds_config_zero2_race.json", config_path)
 local log_text = copy(fixtures .. "/oom_then_timeouts.log", log_path)
 
 local dsls = require("dsls")
 dsls.setup({ path = dsls_binary, settings = { rules = {} } })
 
 local race = "overlap-comm-race"
-local function race_diagnostics(bufnr)
-  local found = {}
-  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
-    if d.code == race or (d.user_data and d.user_data.lsp and d.user_data.lsp.code == race) then
-      table.insert(found, d)
-    end
-  end
-  return found
-end
+local contiguous_title = "Set contiguous_gradients to false (avoids the bucket races, not the allocator race)"
 
 local function buffer_string(bufnr)
   return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), "\n")
@@ -78,6 +72,117 @@ local function find_line(bufnr, needle)
   end
 end
 
+-- LSP ranges (0-based lines, UTF-16 columns; the fixtures are ASCII) computed from the text.
+local function range(start_line, start_character, end_line, end_character)
+  return {
+    start = { line = start_line, character = start_character },
+    ["end"] = { line = end_line, character = end_character },
+  }
+end
+
+-- The range of the first `needle` in the buffer.
+local function key_range(bufnr, needle)
+  local line, col = find_line(bufnr, needle)
+  assert(line, needle .. " is in the buffer")
+  return range(line - 1, col - 1, line - 1, col - 1 + #needle)
+end
+
+-- The range of the `true` after `key` on its line.
+local function value_range(bufnr, key)
+  local line, col = find_line(bufnr, key)
+  local text = vim.api.nvim_buf_get_lines(bufnr, line - 1, line, false)[1]
+  local first = assert(text:find("true", col + #key, true), "true follows " .. key)
+  return range(line - 1, first - 1, line - 1, first + 3)
+end
+
+local function line_range(bufnr, line)
+  return range(line, 0, line, #vim.api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1])
+end
+
+-- The fields compared exactly, from Neovim's diagnostics and the LSP data it keeps.
+local function shape(d)
+  local lsp = (d.user_data and d.user_data.lsp) or {}
+  local s = {
+    code = d.code or lsp.code,
+    source = d.source,
+    severity = d.severity,
+    range = range(d.lnum, d.col, d.end_lnum, d.end_col),
+  }
+  if lsp.relatedInformation then
+    s.related = {}
+    for _, r in ipairs(lsp.relatedInformation) do
+      table.insert(s.related, { location = r.location, message = r.message })
+    end
+  end
+  return s
+end
+
+local function shapes(bufnr)
+  return vim.tbl_map(shape, vim.diagnostic.get(bufnr))
+end
+
+-- What dsls reports for the fixture config: the race on the overlap_comm key.
+local function expected_config(bufnr, severity)
+  return {
+    {
+      code = race,
+      source = "dsls",
+      severity = severity or vim.diagnostic.severity.WARN,
+      range = key_range(bufnr, '"overlap_comm"'),
+      related = {
+        {
+          location = { uri = vim.uri_from_bufnr(bufnr), range = key_range(bufnr, '"contiguous_gradients"') },
+          message = "contiguous_gradients = true (set in this file)",
+        },
+      },
+    },
+  }
+end
+
+-- What dsls reports for the fixture log while the config buffer is open in the same server.
+local function expected_log(log_buf, cfg_buf)
+  local log_uri = vim.uri_from_bufnr(log_buf)
+  local cfg_uri = vim.uri_from_bufnr(cfg_buf)
+  local oom = find_line(log_buf, "torch.OutOfMemoryError") - 1
+  local collateral = {
+    location = { uri = log_uri, range = line_range(log_buf, oom) },
+    message = ("initiating failure: GPU out of memory (%s:%d)"):format(log_uri, oom + 1),
+  }
+  local function config_key(key, name)
+    return {
+      location = { uri = cfg_uri, range = key_range(cfg_buf, '"' .. key .. '"') },
+      message = "config key " .. name .. " in this run's ds_config",
+    }
+  end
+  local expected = {
+    {
+      code = "log-cuda-oom",
+      source = "dsls",
+      severity = vim.diagnostic.severity.ERROR,
+      range = line_range(log_buf, oom),
+      related = { config_key("stage", "zero_optimization.stage"),
+        config_key("train_micro_batch_size_per_gpu", "train_micro_batch_size_per_gpu") },
+    },
+  }
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(log_buf, 0, -1, false)) do
+    local code = (line:find("Watchdog caught collective operation timeout", 1, true) and "log-nccl-watchdog-timeout")
+      or (line:find("exits with return code", 1, true) and "log-worker-exit")
+    if code then
+      table.insert(expected, { code = code, source = "dsls", severity = vim.diagnostic.severity.INFO,
+        range = line_range(log_buf, i - 1), related = { collateral } })
+    end
+  end
+  return expected
+end
+
+-- Waits until the buffer's diagnostics are exactly `expected`; the detail shows the last ones.
+local function diagnostics_become(name, bufnr, expected)
+  local ok = vim.wait(15000, function()
+    return vim.deep_equal(shapes(bufnr), expected)
+  end, 50)
+  return check(name, ok, ("got %s, want %s"):format(vim.inspect(shapes(bufnr)), vim.inspect(expected)))
+end
+
 vim.cmd("edit " .. vim.fn.fnameescape(config_path))
 local config_buf = vim.api.nvim_get_current_buf()
 
@@ -89,17 +194,12 @@ step("client attaches to the ds_config buffer", function()
 end)
 
 step("overlap-comm-race diagnostic", function()
-  local got = vim.wait(15000, function()
-    return #race_diagnostics(config_buf) > 0
-  end, 50)
-  local d = race_diagnostics(config_buf)[1]
-  check("overlap-comm-race diagnostic arrives", got, vim.inspect(vim.diagnostic.get(config_buf)))
-  if d then
-    check("diagnostic source is dsls", d.source == "dsls", tostring(d.source))
-    local key_line = find_line(config_buf, '"overlap_comm"')
-    check("diagnostic is on the overlap_comm line", d.lnum + 1 <= key_line and key_line <= d.end_lnum + 1,
-      ("lnum %d..%d, key line %d"):format(d.lnum + 1, d.end_lnum + 1, key_line))
-  end
+  diagnostics_become("exactly the overlap-comm-race diagnostic arrives, with its related information",
+    config_buf, expected_config(config_buf))
+  local d = vim.diagnostic.get(config_buf)[1]
+  check("its message names both flags", d ~= nil and vim.startswith(d.message,
+    "ZeRO stage 2 with overlap_comm = true (set in this file) and contiguous_gradients = true (set in this file): "),
+    d and d.message)
 end)
 
 step("hover", function()
@@ -131,60 +231,61 @@ end)
 step("quick fix", function()
   local line = find_line(config_buf, '"overlap_comm"')
   vim.api.nvim_win_set_cursor(0, { line, 6 })
-  local titles, chosen = {}, nil
+  local offered, chosen = {}, nil
   local original_select = vim.ui.select
   -- Stands in for the user picking the preferred entry in the code-action menu.
   vim.ui.select = function(items, opts, on_choice)
     for _, item in ipairs(items) do
-      local action = item[2]
-      table.insert(titles, (opts.format_item and opts.format_item(item)) or action.title)
+      -- Items are { client_id, action } up to 0.9 and { ctx, action } from 0.10.
+      local action = item.action or item[2]
+      local change = action.edit and action.edit.documentChanges and action.edit.documentChanges[1]
+      table.insert(offered, {
+        title = (opts.format_item and opts.format_item(item)) or action.title,
+        kind = action.kind,
+        isPreferred = action.isPreferred,
+        uri = change and change.textDocument.uri,
+        -- A copy: applying the edit annotates the action's own tables.
+        edits = change and vim.deepcopy(change.edits),
+      })
       if action.isPreferred and not chosen then
         chosen = item
       end
     end
     on_choice(chosen)
   end
+  local uri = vim.uri_from_bufnr(config_buf)
+  local function fix(title, kind, preferred, key)
+    return { title = title, kind = kind, isPreferred = preferred, uri = uri,
+      edits = { { range = value_range(config_buf, key), newText = "false" } } }
+  end
+  local expected = {
+    fix("Set overlap_comm to false", "quickfix", true, '"overlap_comm"'),
+    fix(contiguous_title, "quickfix", nil, '"contiguous_gradients"'),
+    fix("Fix all safe dsls findings", "source.fixAll.dsls", nil, '"overlap_comm"'),
+  }
+  local expected_text = config_text:gsub('"overlap_comm": true', '"overlap_comm": false', 1):gsub("\n$", "")
   vim.lsp.buf.code_action()
   local changed = vim.wait(10000, function()
-    return buffer_string(config_buf):find('"overlap_comm"%s*:%s*false') ~= nil
+    return buffer_string(config_buf) == expected_text
   end, 50)
   vim.ui.select = original_select
-  local has_contiguous = false
-  for _, t in ipairs(titles) do
-    -- The second fix may add a note after the title the contract fixes.
-    has_contiguous = has_contiguous or vim.startswith(t, "Set contiguous_gradients to false")
-  end
-  check("code actions include both fixes",
-    vim.tbl_contains(titles, "Set overlap_comm to false") and has_contiguous, table.concat(titles, " | "))
-  check("the preferred action is 'Set overlap_comm to false'", chosen ~= nil and chosen[2].title == "Set overlap_comm to false",
-    chosen and chosen[2].title or "none preferred")
-  check("applying it changes the buffer", changed, buffer_string(config_buf))
-  check("contiguous_gradients is left alone", buffer_string(config_buf):find('"contiguous_gradients"%s*:%s*true') ~= nil)
-  local cleared = vim.wait(10000, function()
-    return #race_diagnostics(config_buf) == 0
-  end, 50)
-  check("the race diagnostic goes away", cleared, vim.inspect(race_diagnostics(config_buf)))
+  check("the code actions are exactly the two fixes and fix-all, with their edits", vim.deep_equal(offered, expected),
+    ("got %s, want %s"):format(vim.inspect(offered), vim.inspect(expected)))
+  check("applying the preferred one changes only the overlap_comm value", changed, buffer_string(config_buf))
+  diagnostics_become("no diagnostics are left", config_buf, {})
 end)
 
 step("settings", function()
   -- Put the race back, then make the rule an error through the settings.
   vim.cmd("silent undo")
-  local back = vim.wait(10000, function()
-    return #race_diagnostics(config_buf) > 0
-  end, 50)
-  check("undo brings the race diagnostic back", back)
+  diagnostics_become("undo brings the race diagnostic back", config_buf, expected_config(config_buf))
   dsls.update_settings({ rules = { [race] = "error" } })
-  local as_error = vim.wait(10000, function()
-    local d = race_diagnostics(config_buf)[1]
-    return d ~= nil and d.severity == vim.diagnostic.severity.ERROR
-  end, 50)
-  check("rules setting raises the race to an error", as_error, vim.inspect(race_diagnostics(config_buf)))
+  diagnostics_become("rules setting raises the race to an error", config_buf,
+    expected_config(config_buf, vim.diagnostic.severity.ERROR))
   dsls.update_settings({ rules = { [race] = "off" } })
-  local off = vim.wait(10000, function()
-    return #race_diagnostics(config_buf) == 0
-  end, 50)
-  check("rules setting 'off' silences the race", off)
+  diagnostics_become("rules setting 'off' silences the race", config_buf, {})
   dsls.update_settings({ rules = {} })
+  diagnostics_become("default rules bring the warning back", config_buf, expected_config(config_buf))
 end)
 
 local function report_buffer_after(action)
@@ -228,6 +329,7 @@ step(":DslsDiagnose on a log selection", function()
   local _, client = next(vim.lsp.buf_get_clients(log_buf))
   check("log buffer is sent as languageId log",
     client ~= nil and client.config.get_language_id(log_buf, vim.bo[log_buf].filetype) == "log")
+  diagnostics_become("the log findings arrive, linked to the config", log_buf, expected_log(log_buf, config_buf))
   local report = report_buffer_after(function()
     -- <Esc> ends Visual mode the way a user does, which sets the '< and '> marks.
     vim.cmd("normal! ggVG\27")

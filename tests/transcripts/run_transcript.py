@@ -27,6 +27,7 @@ Directives:
   expect JSON            consume the first message, among those received and not yet consumed and
                          then those arriving within DSLS_TRANSCRIPT_TIMEOUT seconds (default 10),
                          that matches JSON (see Matching). Messages it passes over stay for later.
+                         A literal "method" in JSON must be one dsls sends (SERVER_METHODS).
   expect-no-reply ID [SECONDS]
                          no reply to request ID (a JSON value: 3 or "a") is waiting or arrives
                          within SECONDS (default 0.3): for requests that must not be answered yet.
@@ -60,7 +61,8 @@ Matching (expected value E against actual value A):
 
 Replies (messages without "method") are checked throughout:
   - a second reply to the same id fails as soon as it is read (a request id sent N times may
-    be answered N times); replies with id null (to unparsable messages) are not counted;
+    be answered N times); replies with id null (to unparsable messages) are not counted,
+    but they too must be consumed;
   - at the end of the transcript (after a short drain, DSLS_TRANSCRIPT_DRAIN seconds, default
     0.2, while the server runs) and at expect-exit, every reply received must have been
     consumed by an expect, and every recorded request must have had its reply consumed

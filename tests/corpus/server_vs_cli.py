@@ -84,6 +84,9 @@ def main():
         print(f"*** SKIPPED: corpus not found at {corpus} ***", file=sys.stderr)
         return 77
     files = sorted(os.path.abspath(os.path.join(corpus, f)) for f in os.listdir(corpus) if f.endswith(".json"))
+    if not files:
+        print(f"FAIL: no .json files in {corpus}", file=sys.stderr)
+        return 1
     server = server_findings(binary, files)
     cli = cli_findings(binary, files)
     differences = [f for f in files if server[f] != cli[f]]

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "analysis/catalog/catalog.h"
+#include "tests/unit/missing_input.h"
 
 using namespace dsls::catalog;
 using nlohmann::json;
@@ -49,11 +50,10 @@ fs::path corpusDir() { return fs::path(DSLS_CORPUS_DIR) / "configs"; }
 
 }  // namespace
 
+TEST_SUITE_BEGIN("corpus");
+
 TEST_CASE("corpus keys are known to the catalog") {
-  if (!fs::is_directory(corpusDir())) {
-    MESSAGE("SKIPPED: corpus folder " << corpusDir().string() << " is absent");
-    return;
-  }
+  if (dsls::test::skipWithout(corpusDir())) return;
   Walk w;
   int files = 0, unparsable = 0;
   for (const auto& entry : fs::directory_iterator(corpusDir())) {
@@ -77,10 +77,7 @@ TEST_CASE("corpus keys are known to the catalog") {
 }
 
 TEST_CASE("corpus typos get the right suggestion") {
-  if (!fs::is_directory(corpusDir())) {
-    MESSAGE("SKIPPED: corpus folder " << corpusDir().string() << " is absent");
-    return;
-  }
+  if (dsls::test::skipWithout(corpusDir())) return;
   struct Case {
     const char* file;
     const char* section;
@@ -107,3 +104,5 @@ TEST_CASE("corpus typos get the right suggestion") {
     CHECK(s.front() == c.expected);
   }
 }
+
+TEST_SUITE_END();

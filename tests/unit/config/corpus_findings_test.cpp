@@ -1,12 +1,13 @@
 // Pins the findings on every real ds_config of the corpus in a golden file, so any
 // change to what the rules say about real files shows up in review. Regenerate with
-// DSLS_UPDATE_GOLDEN=1. The corpus lives outside the repository; without it the test
-// is skipped with a message.
+// DSLS_UPDATE_GOLDEN=1. The corpus lives outside the repository; without it the tests
+// are skipped (tests/unit/missing_input.h).
 #include <doctest/doctest.h>
 
 #include "analysis/config/config_analysis.h"
 #include "analysis/config/rule.h"
 #include "tests/unit/config/config_test_support.h"
+#include "tests/unit/missing_input.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -20,12 +21,12 @@ namespace {
 
 const fs::path kGolden = fs::path(DSLS_SOURCE_DIR) / "tests/fixtures/config/corpus_findings.txt";
 
+const fs::path kCorpus = fs::path(DSLS_CORPUS_DIR) / "configs";
+
 std::vector<fs::path> corpusFiles() {
-  fs::path dir = fs::path(DSLS_CORPUS_DIR) / "configs";
   std::vector<fs::path> files;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return files;
-  for (const auto& e : fs::directory_iterator(dir, ec))
+  for (const auto& e : fs::directory_iterator(kCorpus, ec))
     if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   return files;
@@ -64,12 +65,12 @@ std::string render(const std::vector<fs::path>& files) {
 
 }  // namespace
 
+TEST_SUITE_BEGIN("corpus");
+
 TEST_CASE("corpus findings match the golden file") {
+  if (test::skipWithout(kCorpus)) return;
   auto files = corpusFiles();
-  if (files.empty()) {
-    MESSAGE("SKIPPED: no corpus at " << DSLS_CORPUS_DIR << "/configs; the golden file was not checked");
-    return;
-  }
+  REQUIRE_FALSE(files.empty());
   std::string actual = render(files);
   if (const char* update = std::getenv("DSLS_UPDATE_GOLDEN"); update && std::string(update) == "1") {
     test::writeFile(kGolden, actual);
@@ -100,11 +101,9 @@ TEST_CASE("corpus findings match the golden file") {
 
 TEST_CASE("corpus findings: every finding has a registered code, a non-empty range inside the text, and fixes that "
           "keep the JSON valid") {
+  if (test::skipWithout(kCorpus)) return;
   auto files = corpusFiles();
-  if (files.empty()) {
-    MESSAGE("SKIPPED: no corpus at " << DSLS_CORPUS_DIR << "/configs");
-    return;
-  }
+  REQUIRE_FALSE(files.empty());
   for (const Profile& p : profiles()) {
     for (const fs::path& f : files) {
       auto text = test::readFile(f);
@@ -127,3 +126,5 @@ TEST_CASE("corpus findings: every finding has a registered code, a non-empty ran
     }
   }
 }
+
+TEST_SUITE_END();

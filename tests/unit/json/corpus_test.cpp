@@ -11,6 +11,7 @@
 #include "analysis/json/document.h"
 #include "analysis/json/locate.h"
 #include "tests/unit/json/test_support.h"
+#include "tests/unit/missing_input.h"
 
 using namespace dsls::json;
 using dsls::json::test::slice;
@@ -26,12 +27,11 @@ std::filesystem::path configsDir() { return std::filesystem::path(DSLS_CORPUS_DI
 
 }  // namespace
 
+TEST_SUITE_BEGIN("corpus");
+
 TEST_CASE("every corpus config parses; only the broken ones report errors") {
   const auto dir = configsDir();
-  if (!std::filesystem::is_directory(dir)) {
-    MESSAGE("SKIPPED: corpus folder not found at " << dir.string());
-    return;
-  }
+  if (dsls::test::skipWithout(dir)) return;
   // Files that are not valid JSON even for DeepSpeed's hjson loader, or not JSON at all.
   const std::map<std::string, std::string> broken = {
       {"006_dsexamples_imagenet_missing_comma.json", "expected ',' or '}' after the value of \"fp16\""},
@@ -66,10 +66,7 @@ TEST_CASE("every corpus config parses; only the broken ones report errors") {
 
 TEST_CASE("corpus: the missing comma in 006 is one error and everything else is read") {
   const auto path = configsDir() / "006_dsexamples_imagenet_missing_comma.json";
-  if (!std::filesystem::exists(path)) {
-    MESSAGE("SKIPPED: " << path.string() << " not found");
-    return;
-  }
+  if (dsls::test::skipWithout(path)) return;
   const std::string text = readFile(path);
   const Document doc = parse(text);
   REQUIRE(doc.errors.size() == 1);
@@ -82,10 +79,7 @@ TEST_CASE("corpus: the missing comma in 006 is one error and everything else is 
 
 TEST_CASE("corpus: 055 lacks its opening brace; all its sections are read") {
   const auto path = configsDir() / "055_axolotl_zero3_missing_brace.json";
-  if (!std::filesystem::exists(path)) {
-    MESSAGE("SKIPPED: " << path.string() << " not found");
-    return;
-  }
+  if (dsls::test::skipWithout(path)) return;
   const std::string text = readFile(path);
   const Document doc = parse(text);
   REQUIRE(doc.errors.size() == 1);
@@ -98,10 +92,7 @@ TEST_CASE("corpus: 055 lacks its opening brace; all its sections are read") {
 
 TEST_CASE("corpus: trailing commas are recorded, 5e8-style sizes are integers") {
   const auto path = configsDir() / "045_deepspeed_autotuning_template_zero3_trailing_comma.json";
-  if (!std::filesystem::exists(path)) {
-    MESSAGE("SKIPPED: " << path.string() << " not found");
-    return;
-  }
+  if (dsls::test::skipWithout(path)) return;
   const Document doc = parse(readFile(path));
   CHECK(doc.errors.empty());
   CHECK(doc.trailingCommas.size() == 1);
@@ -110,3 +101,5 @@ TEST_CASE("corpus: trailing commas are recorded, 5e8-style sizes are integers") 
   CHECK(zero.find("reduce_bucket_size")->value.number == 5e8);
   CHECK(zero.find("sub_group_size")->value.number == 1e12);
 }
+
+TEST_SUITE_END();

@@ -1,5 +1,6 @@
 #include "lsp/to_lsp.h"
 
+#include "lsp/plain_text.h"
 #include "protocol/uri.h"
 
 #include <filesystem>
@@ -61,7 +62,8 @@ Json Conversion::workspaceEdit(const std::vector<analysis::TextEdit>& edits, std
 }
 
 Json Conversion::markup(const std::string& markdown) const {
-  return Json{{"kind", caps.hoverMarkdown ? "markdown" : "plaintext"}, {"value", markdown}};
+  if (caps.hoverMarkdown) return Json{{"kind", "markdown"}, {"value", markdown}};
+  return Json{{"kind", "plaintext"}, {"value", markdownToPlainText(markdown)}};
 }
 
 Json Conversion::hover(const analysis::HoverInfo& h) const {
@@ -97,8 +99,9 @@ Json Conversion::completionItem(const analysis::CompletionInfo& c) const {
             {"insertTextFormat", c.isSnippet ? SnippetFormat : PlainText}};
   if (!c.detail.empty()) item["detail"] = c.detail;
   if (!c.documentation.empty())
-    item["documentation"] = {{"kind", caps.completionDocumentationMarkdown ? "markdown" : "plaintext"},
-                             {"value", c.documentation}};
+    item["documentation"] = caps.completionDocumentationMarkdown
+                                ? Json{{"kind", "markdown"}, {"value", c.documentation}}
+                                : Json{{"kind", "plaintext"}, {"value", markdownToPlainText(c.documentation)}};
   if (!c.sortText.empty()) item["sortText"] = c.sortText;
   constexpr int kDeprecatedTag = 1;
   if (c.deprecated) item["tags"] = Json::array({kDeprecatedTag});

@@ -87,7 +87,9 @@ SKIP = 77
 # Every method dsls sends to the client (notify(...) and request(...) in lsp/*.cpp);
 # --server-methods checks this list against the source.
 SERVER_METHODS = {
+    "client/registerCapability",
     "textDocument/publishDiagnostics",
+    "workspace/applyEdit",
     "window/logMessage",
     "workspace/configuration",
     "workspace/diagnostic/refresh",

@@ -95,22 +95,28 @@
           :type (flymake-diagnostic-type diag)
           :range (dsls-test-lsp-range (plist-get lsp :range))
           :region (dsls-test-range-at (flymake-diagnostic-beg diag) (flymake-diagnostic-end diag))
-          ;; Eglot does not advertise relatedInformation; dsls sends it to every client.
-          :related (mapcar (lambda (r)
-                             (let ((location (plist-get r :location)))
-                               (list (plist-get location :uri) (dsls-test-lsp-range (plist-get location :range))
-                                     (plist-get r :message))))
-                           (plist-get lsp :relatedInformation)))))
+          ;; Eglot does not advertise relatedInformation, so dsls sends none and puts the
+          ;; related notes at the end of the message instead.
+          :related (plist-get lsp :relatedInformation)
+          :notes (dsls-test-notes (plist-get lsp :message)))))
+
+(defun dsls-test-notes (message)
+  "The \"file:line: note\" lines after the last blank line of MESSAGE, or nil."
+  (let ((parts (split-string message "\n\n")))
+    (when (cdr parts) (split-string (car (last parts)) "\n"))))
 
 (defun dsls-test-shapes ()
   (mapcar #'dsls-test-shape
           (sort (flymake-diagnostics) (lambda (a b) (< (flymake-diagnostic-beg a) (flymake-diagnostic-beg b))))))
 
 (defun dsls-test-expected (code severity range related)
-  "A diagnostic as `dsls-test-shape' gives it; Flymake's region is the LSP RANGE."
+  "A diagnostic as `dsls-test-shape' gives it; Flymake's region is the LSP RANGE.
+RELATED lists (URI RANGE MESSAGE) notes, which reach Eglot folded into the message."
   (list :code code :source "dsls" :severity severity
         :type (pcase severity (1 'eglot-error) (2 'eglot-warning) (_ 'eglot-note))
-        :range range :region range :related related))
+        :range range :region range :related nil
+        :notes (mapcar (lambda (r) (format "%s:%d: %s" (file-name-nondirectory (nth 0 r)) (1+ (car (nth 1 r))) (nth 2 r)))
+                       related)))
 
 (defun dsls-test-expected-config (&optional severity)
   "What dsls reports for the fixture config: the race on the overlap_comm key."

@@ -36,6 +36,10 @@ Directives:
   expect-none METHOD SECONDS
                          no message with METHOD is waiting unconsumed or arrives within SECONDS.
                          METHOD must be one dsls sends (SERVER_METHODS), so a typo is an error.
+  expect-none-after METHOD SECONDS
+                         like expect-none, but only messages that arrived after the one the last
+                         expect consumed count: "nothing came after this one" (earlier ones may
+                         stay unconsumed)
   expect-stderr TEXT     stderr (so far, or within the timeout) contains TEXT
   set NAME = PATH        remember a value of the last matched message (dotted path, list
                          indexes as numbers: result.items.0.code)
@@ -44,6 +48,9 @@ Directives:
                          the process exits with CODE within SECONDS (default 2); then its stdout is
                          read to the end and the reply checks below are made
   sleep SECONDS          wait without reading
+  write-file PATH TEXT   write TEXT (escapes as in send-raw) to PATH inside the transcript's
+                         scratch folder (made under the current directory, removed at the end);
+                         "$SCRATCH" is its file URI, for workspace folders and didChangeWatchedFiles
 
 "$NAME" inside JSON is replaced by a remembered value (as JSON); "$FIXTURES" is the file URI of
 the fixtures/ folder next to the transcript, "$FIXTURES_PINNED/..." and "$FIXTURES_PYPROJECT/..."
@@ -71,6 +78,8 @@ Notifications and requests from the server may stay unconsumed.
 DSLS_TRANSCRIPT_TRACE=1 prints every message read to stderr.
 """
 import json
+import shutil
+import tempfile
 import os
 import re
 import select
@@ -190,6 +199,9 @@ class Session:
         self.backlog = []      # received, not yet consumed
         self.values = {}
         self.last = None
+        self.arrivals = 0      # messages read so far
+        self.arrival = {}      # id(message) -> its place in the arrival order
+        self.last_arrival = 0  # place of the last consumed message
         self.requests = {}     # id key -> [times sent, line of the last send]
         self.replies = {}      # id key -> replies received
         self.consumed = set()  # id keys whose reply an expect consumed
@@ -235,6 +247,8 @@ class Session:
                     if TRACE:
                         print(f"<- {json.dumps(msg)}", file=sys.stderr)
                     self.note(msg)
+                    self.arrivals += 1
+                    self.arrival[id(msg)] = self.arrivals
                     return msg
             elif self.buffer and not self.buffer.startswith(b"Content-Length"[:len(self.buffer)]):
                 raise Failure(f"unexpected bytes on stdout: {self.buffer[:80]!r}")
@@ -272,6 +286,7 @@ class Session:
 
     def consume(self, msg):
         self.last = msg
+        self.last_arrival = self.arrival.get(id(msg), 0)
         if is_reply(msg) and isinstance(msg, dict) and msg.get("id") is not None:
             self.consumed.add(id_key(msg["id"]))
 
@@ -325,6 +340,15 @@ class Session:
             if isinstance(msg, dict) and msg.get("method") == method:
                 raise Failure(f"unexpected {method}: {short(msg, 400)}")
 
+    def expect_none_after(self, method, seconds):
+        """Like expect_none, but only for messages that arrived after the last consumed one."""
+        if method not in SERVER_METHODS:
+            raise Failure(f"dsls never sends {method}; it sends {', '.join(sorted(SERVER_METHODS))}")
+        self.drain(seconds)
+        for msg in self.backlog:
+            if isinstance(msg, dict) and msg.get("method") == method and self.arrival.get(id(msg), 0) > self.last_arrival:
+                raise Failure(f"unexpected {method} after the last expected message: {short(msg, 400)}")
+
     def check_replies(self):
         """Every reply received was consumed; every request sent had its reply consumed."""
         problems = []
@@ -355,7 +379,7 @@ def substitute(text, values):
             raise Failure(f"unknown value ${name}")
         return json.dumps(values[name])
     # Paths inside strings: "$FIXTURES_X/sub/file" is expanded as text.
-    text = re.sub(r'\$(FIXTURES[A-Z_]*)/', lambda m: values[m.group(1)] + "/", text)
+    text = re.sub(r'\$(FIXTURES[A-Z_]*|SCRATCH)/', lambda m: values[m.group(1)] + "/", text)
     return re.sub(r'"\$([A-Za-z_][A-Za-z0-9_]*)"', repl, text)
 
 
@@ -409,6 +433,12 @@ def play(session, lines, base_dir, script_path):
                 content = "".join(f"[rank{i % 8}]: step {i} loss 2.{i % 97:02d} grad_norm 1.{i % 89:02d}\n"
                                   for i in range(count))
                 session.send(substitute(template.replace('"$TEXT"', json.dumps(content)), session.values), number)
+            elif verb == "write-file":
+                path, _, content = rest.partition(" ")
+                full = os.path.join(session.scratch, path)
+                os.makedirs(os.path.dirname(full), exist_ok=True)
+                with open(full, "wb") as f:
+                    f.write(decode_escapes(content))
             elif verb == "send-file":
                 path, _, template = rest.partition(" ")
                 full = resolve_path(base_dir, path)
@@ -434,6 +464,11 @@ def play(session, lines, base_dir, script_path):
                 if len(parts) != 2:
                     raise Failure("usage: expect-none METHOD SECONDS")
                 session.expect_none(parts[0], float(parts[1]))
+            elif verb == "expect-none-after":
+                parts = rest.split()
+                if len(parts) != 2:
+                    raise Failure("usage: expect-none-after METHOD SECONDS")
+                session.expect_none_after(parts[0], float(parts[1]))
             elif verb == "expect-stderr":
                 deadline = time.time() + TIMEOUT
                 while rest not in session.stderr():
@@ -492,6 +527,9 @@ def run(binary, script_path):
     session.values["FIXTURES"] = "file://" + os.path.join(base_dir, "fixtures")
     session.values["FIXTURES_PINNED"] = session.values["FIXTURES"] + "/pinned_workspace"
     session.values["FIXTURES_PYPROJECT"] = session.values["FIXTURES"] + "/pyproject_workspace"
+    # Files a transcript writes stay under the build folder the test runs in.
+    session.scratch = tempfile.mkdtemp(prefix="transcript-scratch-", dir=os.getcwd())
+    session.values["SCRATCH"] = "file://" + session.scratch
     try:
         play(session, lines, base_dir, script_path)
         if fails_with:
@@ -515,6 +553,7 @@ def run(binary, script_path):
             session.proc.wait()
         session.stderr_file.close()
         os.unlink(session.stderr_path)
+        shutil.rmtree(session.scratch, ignore_errors=True)
 
 
 def server_methods(lsp_dir):

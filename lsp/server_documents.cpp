@@ -1,6 +1,6 @@
 // Document sync, debounced analysis on the pool, and diagnostics (push and pull).
 #include "analysis/facade/cross_links.h"
-#include "lsp/project_settings.h"
+#include "workspace/project_settings.h"
 #include "lsp/server.h"
 #include "lsp/to_lsp.h"
 #include "protocol/uri.h"

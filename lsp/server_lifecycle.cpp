@@ -2,7 +2,7 @@
 #include "lsp/server.h"
 #include "lsp/settings.h"
 #include "lsp/to_lsp.h"
-#include "lsp/workspace_versions.h"
+#include "workspace/workspace_versions.h"
 #include "protocol/uri.h"
 
 namespace dsls::lsp {

@@ -1,6 +1,6 @@
 #include "lsp/settings.h"
 
-#include "lsp/project_settings.h"
+#include "workspace/project_settings.h"
 
 namespace dsls::lsp {
 

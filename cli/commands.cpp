@@ -1,10 +1,10 @@
 // The subcommand table of the dsls binary, and the three small commands: rules, explain, schema.
-#include "lsp/cli/commands.h"
+#include "cli/commands.h"
 
 #include "analysis/facade/json_schema.h"
-#include "lsp/cli/check_command.h"
-#include "lsp/cli/check_options.h"
-#include "lsp/cli/rule_index.h"
+#include "cli/check_command.h"
+#include "cli/check_options.h"
+#include "cli/rule_index.h"
 
 #include <nlohmann/json.hpp>
 

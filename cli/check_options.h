@@ -2,8 +2,8 @@
 #pragma once
 
 #include "analysis/core/finding.h"
-#include "analysis/facade/settings.h"
-#include "lsp/project_settings.h"
+#include "analysis/core/settings.h"
+#include "workspace/project_settings.h"
 
 #include <optional>
 #include <string>

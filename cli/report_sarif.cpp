@@ -1,9 +1,9 @@
 // The sarif format: one SARIF 2.1.0 run whose driver lists every rule dsls has (from the
 // registries), and one result per finding with its region, related locations and fixes.
 // Columns are Unicode code points (run.columnKind), the same columns the text format prints.
-#include "lsp/cli/reporter.h"
+#include "cli/reporter.h"
 
-#include "lsp/cli/rule_index.h"
+#include "cli/rule_index.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 // The github format: GitHub Actions workflow commands that annotate the changed files,
 // "::warning file=F,line=L,col=C,endLine=L,endColumn=C,title=CODE::MESSAGE".
-#include "lsp/cli/reporter.h"
+#include "cli/reporter.h"
 
 namespace dsls::cli {
 namespace {

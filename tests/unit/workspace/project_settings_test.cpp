@@ -1,4 +1,4 @@
-#include "lsp/project_settings.h"
+#include "workspace/project_settings.h"
 
 #include <doctest/doctest.h>
 

@@ -1,10 +1,10 @@
 // `dsls check`: walks the inputs, checks each file and hands the results to the chosen reporter.
-#include "lsp/cli/check_command.h"
+#include "cli/check_command.h"
 
-#include "lsp/cli/check_file.h"
-#include "lsp/cli/file_source.h"
-#include "lsp/cli/input_files.h"
-#include "lsp/cli/reporter.h"
+#include "cli/check_file.h"
+#include "cli/file_source.h"
+#include "cli/input_files.h"
+#include "cli/reporter.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,9 +1,9 @@
-#include "lsp/cli/rule_index.h"
+#include "cli/rule_index.h"
 
 #include "analysis/config/rule.h"
 #include "analysis/logs/failure_catalog.h"
-#include "lsp/cli/check_options.h"
-#include "lsp/cli/embedded_rule_docs.h"
+#include "cli/check_options.h"
+#include "cli/embedded_rule_docs.h"
 
 #include <fmt/format.h>
 

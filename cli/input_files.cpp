@@ -1,6 +1,6 @@
-#include "lsp/cli/input_files.h"
+#include "cli/input_files.h"
 
-#include "lsp/cli/path_glob.h"
+#include "cli/path_glob.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "analysis/core/finding.h"
-#include "analysis/facade/settings.h"
+#include "analysis/core/settings.h"
 
 #include <map>
 #include <optional>

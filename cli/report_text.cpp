@@ -1,6 +1,6 @@
 // The text format: one "path:line:col: severity [code] message" line per finding, the source
 // line with carets under the range, the suggested fix, then each log's report and a summary.
-#include "lsp/cli/reporter.h"
+#include "cli/reporter.h"
 
 #include "analysis/logs/log_report.h"
 

@@ -1,4 +1,4 @@
-#include "lsp/cli/path_glob.h"
+#include "cli/path_glob.h"
 
 namespace dsls::cli {
 namespace {

@@ -1,7 +1,7 @@
 // Finds the DeepSpeed and PyTorch versions a workspace pins or has installed (read-only).
 #pragma once
 
-#include "analysis/facade/settings.h"
+#include "analysis/core/settings.h"
 #include "lsp/logger.h"
 
 #include <string>

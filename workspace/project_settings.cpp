@@ -1,9 +1,9 @@
-#include "lsp/project_settings.h"
+#include "workspace/project_settings.h"
 
 #include "analysis/config/rule.h"
 #include "analysis/logs/failure_catalog.h"
 #include "lsp/logger.h"
-#include "lsp/workspace_versions.h"
+#include "workspace/workspace_versions.h"
 
 #include <toml++/toml.h>
 

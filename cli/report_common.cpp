@@ -1,4 +1,4 @@
-#include "lsp/cli/reporter.h"
+#include "cli/reporter.h"
 
 #include "lsp/to_lsp.h"
 #include "protocol/uri.h"

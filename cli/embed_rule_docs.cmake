@@ -24,7 +24,7 @@ if(count EQUAL 0)
   set(entries "    {\"\", std::string_view()},\n")
 endif()
 set(content "// Generated from docs/rules/*.md by lsp/cli/embed_rule_docs.cmake; do not edit.
-#include \"lsp/cli/embedded_rule_docs.h\"
+#include \"cli/embedded_rule_docs.h\"
 
 namespace dsls::cli {
 namespace {

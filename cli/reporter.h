@@ -2,8 +2,8 @@
 // summary at the end; text and github print as they go, json and sarif print one document.
 #pragma once
 
-#include "lsp/cli/check_model.h"
-#include "lsp/cli/check_options.h"
+#include "cli/check_model.h"
+#include "cli/check_options.h"
 
 #include <memory>
 #include <ostream>

@@ -1,6 +1,6 @@
 // The json format, version 1 (documented in docs/cli.md): files with findings in line/column
 // form (plus byte offsets), the log report of each log, skipped files, errors and a summary.
-#include "lsp/cli/reporter.h"
+#include "cli/reporter.h"
 
 #include "analysis/logs/log_report.h"
 

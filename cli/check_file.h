@@ -2,9 +2,9 @@
 // fixes, and positions of everything the reporters print.
 #pragma once
 
-#include "lsp/cli/check_model.h"
-#include "lsp/cli/check_options.h"
-#include "lsp/cli/input_files.h"
+#include "cli/check_model.h"
+#include "cli/check_options.h"
+#include "cli/input_files.h"
 
 #include <set>
 #include <string>

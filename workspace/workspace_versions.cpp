@@ -1,4 +1,4 @@
-#include "lsp/workspace_versions.h"
+#include "workspace/workspace_versions.h"
 
 #include "analysis/facade/version_pins.h"
 

@@ -1,4 +1,4 @@
-#include "lsp/cli/file_source.h"
+#include "cli/file_source.h"
 
 #include <cerrno>
 #include <cstdlib>

@@ -1,13 +1,13 @@
-#include "lsp/cli/check_file.h"
+#include "cli/check_file.h"
 
 #include "analysis/facade/document_analysis.h"
 #include "analysis/facade/document_kind.h"
 #include "analysis/facade/log_document.h"
 #include "analysis/logs/analyze.h"
 #include "analysis/logs/log_analyzer.h"
-#include "lsp/cli/file_source.h"
-#include "lsp/cli/fixer.h"
-#include "lsp/cli/unified_diff.h"
+#include "cli/file_source.h"
+#include "cli/fixer.h"
+#include "cli/unified_diff.h"
 
 #include <algorithm>
 #include <cstdio>

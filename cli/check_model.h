@@ -3,7 +3,7 @@
 
 #include "analysis/core/finding.h"
 #include "analysis/facade/document_kind.h"
-#include "lsp/cli/text_locator.h"
+#include "cli/text_locator.h"
 
 #include <array>
 #include <memory>

@@ -3,8 +3,7 @@
 #include "analysis/facade/document_analysis.h"
 #include "analysis/facade/document_kind.h"
 #include "analysis/facade/log_document.h"
-#include "analysis/logs/analyze.h"
-#include "analysis/logs/log_analyzer.h"
+#include "analysis/facade/log_stream.h"
 #include "cli/file_source.h"
 #include "cli/fixer.h"
 #include "cli/unified_diff.h"
@@ -76,7 +75,7 @@ void sortFindings(std::vector<analysis::Finding>& findings) {
   });
 }
 
-void showProblems(const lsp::ResolvedSettings& resolved, CheckContext& context) {
+void showProblems(const workspace::ResolvedSettings& resolved, CheckContext& context) {
   for (const auto& p : resolved.problems)
     if (context.reportedProblems.insert(p).second) std::fprintf(stderr, "dsls: warning: %s\n", p.c_str());
 }
@@ -85,11 +84,13 @@ FileOutcome failed(std::string reason) { return {FileStatus::Failed, std::move(r
 FileOutcome skipped(std::string reason) { return {FileStatus::Skipped, std::move(reason), {}, {}}; }
 
 FileOutcome checkConfig(const InputFile& input, const std::string& readPath, const std::string& name,
-                        const lsp::ResolvedSettings& resolved, const CheckOptions& options) {
+                        const workspace::ResolvedSettings& resolved, const CheckOptions& options) {
   std::string error;
   auto text = readWholeFile(readPath, kMaxConfigBytes, error);
   if (!text) return failed(error);
-  auto keep = [&](const analysis::Finding& f) { return lsp::codeSelected(f.code, resolved.select, resolved.ignore); };
+  auto keep = [&](const analysis::Finding& f) {
+    return workspace::codeSelected(f.code, resolved.select, resolved.ignore);
+  };
   // Standard input without a name is still analysed as JSON.
   const std::string documentName = name.empty() ? std::string("stdin.json") : name;
   FixOutcome fixed = analyzeAndFix(documentName, *text, resolved.settings, keep, options.fix || options.diff);
@@ -117,16 +118,12 @@ FileOutcome checkConfig(const InputFile& input, const std::string& readPath, con
   return out;
 }
 
-FileOutcome checkLog(const InputFile& input, const std::string& readPath, const lsp::ResolvedSettings& resolved) {
-  logs::AnalyzerOptions analyzerOptions;
-  if (!resolved.settings.deepspeedVersion.empty()) analyzerOptions.deepspeedVersion = resolved.settings.deepspeedVersion;
-  if (!resolved.settings.torchVersion.empty()) analyzerOptions.torchVersion = resolved.settings.torchVersion;
-  logs::LogAnalyzer analyzer(analyzerOptions);
-  logs::LineSplitter splitter([&](std::string_view line, std::size_t offset) { analyzer.addLine(line, offset); });
+FileOutcome checkLog(const InputFile& input, const std::string& readPath,
+                     const workspace::ResolvedSettings& resolved) {
+  analysis::LogStream stream(resolved.settings);
   std::string error;
-  if (!readChunks(readPath, [&](std::string_view chunk) { splitter.feed(chunk); }, error)) return failed(error);
-  splitter.finish();
-  auto report = std::make_shared<const logs::LogReport>(analyzer.finish());
+  if (!readChunks(readPath, [&](std::string_view chunk) { stream.feed(chunk); }, error)) return failed(error);
+  auto report = stream.finish();
 
   FileOutcome out;
   out.status = FileStatus::Checked;
@@ -137,7 +134,7 @@ FileOutcome checkLog(const InputFile& input, const std::string& readPath, const 
   r.findings = analysis::logFindings(*report, input.path);
   analysis::applyRuleOverrides(r.findings, resolved.settings);
   std::erase_if(r.findings, [&](const analysis::Finding& f) {
-    return !lsp::codeSelected(f.code, resolved.select, resolved.ignore);
+    return !workspace::codeSelected(f.code, resolved.select, resolved.ignore);
   });
   sortFindings(r.findings);
   if (!r.findings.empty()) {
@@ -160,8 +157,8 @@ FileOutcome checkFile(const InputFile& input, const std::string& readPath, Check
 
   // Detection needs only the config globs; the full settings are resolved for files that get analysed.
   analysis::Settings detection = options.base;
-  std::optional<lsp::ProjectSettings> project;
-  if (!options.isolated) project = lsp::projectSettingsFor(settingsPath);
+  std::optional<workspace::ProjectSettings> project;
+  if (!options.isolated) project = workspace::projectSettingsFor(settingsPath);
   if (detection.configGlobs.empty() && project) detection.configGlobs = project->configGlobs;
   if (!input.named && !worthOpening(input.path, detection)) return {};
 
@@ -174,7 +171,8 @@ FileOutcome checkFile(const InputFile& input, const std::string& readPath, Check
   if (kind == analysis::DocumentKind::DsConfig && probe->size > kMaxConfigBytes)
     return skipped("larger than 16 MiB, too large for a ds_config");
 
-  lsp::ResolvedSettings resolved = lsp::resolveSettings(settingsPath, options.base, options.rules, !options.isolated);
+  workspace::ResolvedSettings resolved =
+      workspace::resolveSettings(settingsPath, options.base, options.rules, !options.isolated);
   showProblems(resolved, context);
   if (kind == analysis::DocumentKind::DsConfig) return checkConfig(input, readPath, name, resolved, options);
   return checkLog(input, readPath, resolved);

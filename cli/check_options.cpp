@@ -81,7 +81,7 @@ std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std:
        }},
       {"--fail-on",
        [&](const std::string& v) -> std::optional<std::string> {
-         auto level = lsp::parseRuleLevel(v);
+         auto level = workspace::parseRuleLevel(v);
          if (!level || !*level) return "--fail-on takes error, warning, information or hint, not '" + v + "'";
          o.failOn = **level;
          return std::nullopt;

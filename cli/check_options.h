@@ -26,7 +26,7 @@ struct CheckOptions {
   bool isolated = false;       // read no pyproject.toml and no version pins
   bool logReport = true;       // text/json: include the log report of each log
   analysis::Settings base;     // versions, world size, launcher from flags
-  lsp::RuleSelection rules;    // --select / --ignore
+  workspace::RuleSelection rules;  // --select / --ignore
   analysis::Severity failOn = analysis::Severity::Warning;
   std::string ruleDocsUrl;     // base URL of the rule pages for SARIF; empty = the shipped docs
   bool help = false;

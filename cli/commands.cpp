@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 
 #include "analysis/facade/json_schema.h"
+#include "analysis/facade/rule_list.h"
 #include "cli/check_command.h"
 #include "cli/check_options.h"
 #include "cli/rule_index.h"
@@ -42,7 +43,7 @@ int runRules(const std::vector<std::string>& args) {
     if (format != "text" && format != "json") return usageError("rules", "--format takes text or json");
     json = format == "json";
   }
-  const auto& rules = allRules();
+  const auto& rules = analysis::ruleList();
   if (json) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const auto& r : rules)

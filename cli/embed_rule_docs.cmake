@@ -23,7 +23,7 @@ endforeach()
 if(count EQUAL 0)
   set(entries "    {\"\", std::string_view()},\n")
 endif()
-set(content "// Generated from docs/rules/*.md by lsp/cli/embed_rule_docs.cmake; do not edit.
+set(content "// Generated from docs/rules/*.md by cli/embed_rule_docs.cmake; do not edit.
 #include \"cli/embedded_rule_docs.h\"
 
 namespace dsls::cli {

@@ -1,4 +1,4 @@
-// docs/rules/*.md, embedded into the binary at build time (see lsp/cli/embed_rule_docs.cmake).
+// docs/rules/*.md, embedded into the binary at build time (see cli/embed_rule_docs.cmake).
 #pragma once
 
 #include <cstddef>

@@ -1,16 +1,14 @@
 #include "cli/reporter.h"
 
-#include "lsp/to_lsp.h"
-#include "protocol/uri.h"
+#include "workspace/rule_docs.h"
 
 #include <cctype>
 
 namespace dsls::cli {
 
 std::string pathToUriReference(const std::string& path) {
-  if (!path.empty() && path.front() == '/') return protocol::pathToUri(path);
   static const char* hex = "0123456789ABCDEF";
-  std::string out;
+  std::string out = !path.empty() && path.front() == '/' ? "file://" : "";
   for (unsigned char c : path) {
     if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
       out += static_cast<char>(c);
@@ -28,7 +26,7 @@ std::string ruleHelpUri(const std::string& base, const std::string& code) {
   // A build can name where the pages are published; otherwise the files shipped with dsls.
   std::string published = DSLS_RULE_DOCS_URL;
   if (!published.empty()) return published + (published.ends_with("/") ? "" : "/") + code + ".md";
-  return lsp::ruleDocsUri(code);
+  return pathToUriReference(workspace::ruleDocsPath(code));
 }
 
 }  // namespace dsls::cli

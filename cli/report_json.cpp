@@ -2,7 +2,7 @@
 // form (plus byte offsets), the log report of each log, skipped files, errors and a summary.
 #include "cli/reporter.h"
 
-#include "analysis/logs/log_report.h"
+#include "analysis/facade/log_document.h"
 
 #include <nlohmann/json.hpp>
 
@@ -51,7 +51,8 @@ class JsonReporter : public Reporter {
     f["findings"] = std::move(findings);
     f["fixed"] = r.fixed;
     f["written"] = r.written;
-    if (r.log && logReport_) f["log"] = Json::parse(r.log->toJson().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    if (r.log && logReport_)
+      f["log"] = Json::parse(analysis::logReportJson(*r.log).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     files_.push_back(std::move(f));
   }
 

@@ -3,6 +3,7 @@
 // Columns are Unicode code points (run.columnKind), the same columns the text format prints.
 #include "cli/reporter.h"
 
+#include "analysis/facade/rule_list.h"
 #include "cli/rule_index.h"
 
 #include <nlohmann/json.hpp>
@@ -34,7 +35,7 @@ Json artifact(const std::string& path) { return Json{{"uri", pathToUriReference(
 class SarifReporter : public Reporter {
  public:
   SarifReporter(std::ostream& out, std::string ruleDocsUrl) : out_(out), docsUrl_(std::move(ruleDocsUrl)) {
-    for (const auto& rule : allRules()) addRule(rule.code, rule.summary, rule.severity);
+    for (const auto& rule : analysis::ruleList()) addRule(rule.code, rule.summary, rule.severity);
   }
 
   void file(const FileReport& r) override {

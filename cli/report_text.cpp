@@ -2,7 +2,7 @@
 // line with carets under the range, the suggested fix, then each log's report and a summary.
 #include "cli/reporter.h"
 
-#include "analysis/logs/log_report.h"
+#include "analysis/facade/log_document.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -72,7 +72,7 @@ class TextReporter : public Reporter {
   void file(const FileReport& r) override {
     for (const auto& f : r.findings) finding(r, f);
     if (logReport_ && r.log && !r.findings.empty()) {
-      std::string markdown = printable(terminalMarkdown(r.log->markdown()), true);
+      std::string markdown = printable(terminalMarkdown(analysis::logReportMarkdown(*r.log)), true);
       out_ << "\n" << paint("\033[1m", "Log report for " + r.path) << "\n\n" << markdown;
       if (!markdown.ends_with("\n")) out_ << "\n";
       out_ << "\n";

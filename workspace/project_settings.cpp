@@ -1,8 +1,6 @@
 #include "workspace/project_settings.h"
 
-#include "analysis/config/rule.h"
-#include "analysis/logs/failure_catalog.h"
-#include "lsp/logger.h"
+#include "analysis/facade/rule_list.h"
 #include "workspace/workspace_versions.h"
 
 #include <toml++/toml.h>
@@ -16,7 +14,7 @@
 #include <sstream>
 #include <tuple>
 
-namespace dsls::lsp {
+namespace dsls::workspace {
 namespace fs = std::filesystem;
 namespace {
 
@@ -213,8 +211,7 @@ bool codeSelected(std::string_view code, const std::optional<std::vector<std::st
 
 std::vector<std::string> knownCodes() {
   std::vector<std::string> codes;
-  for (const auto& rule : config::configRules()) codes.emplace_back(rule.code);
-  for (const auto& failure : logs::allFailures()) codes.push_back("log-" + std::string(failure.id));
+  for (const auto& rule : analysis::ruleList()) codes.push_back(rule.code);
   return codes;
 }
 
@@ -240,10 +237,8 @@ ResolvedSettings resolveSettings(const std::string& path, const analysis::Settin
     if (!s.worldSize && project->worldSize) s.worldSize = project->worldSize;
     if (s.configGlobs.empty()) s.configGlobs = project->configGlobs;
   }
-  if (useProjectFiles && (s.deepspeedVersion.empty() || s.torchVersion.empty())) {
-    Logger quiet(LogLevel::Error);
-    detectWorkspaceVersions(versionRoots(startDirectory(path), out.projectFile), s, quiet);
-  }
+  if (useProjectFiles && (s.deepspeedVersion.empty() || s.torchVersion.empty()))
+    detectWorkspaceVersions(versionRoots(startDirectory(path), out.projectFile), s);
 
   // A --select replaces the project's selection and re-enables what the project switched off.
   out.select = flags.select ? flags.select : project ? project->select : std::nullopt;
@@ -266,4 +261,4 @@ analysis::Settings settingsForFile(const std::string& path, const analysis::Sett
   return resolveSettings(path, base, RuleSelection{}).settings;
 }
 
-}  // namespace dsls::lsp
+}  // namespace dsls::workspace

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dsls::lsp {
+namespace dsls::workspace {
 
 // What a [tool.dsls] table says. Keys: deepspeed-version, torch-version, world-size, launcher,
 // select, ignore, rules = {code = "off"|"error"|"warning"|"information"|"hint"}, config-globs.
@@ -69,4 +69,4 @@ std::vector<std::string> knownCodes();
 // "off" -> nullopt inside; nullopt outside when the word is not a level.
 std::optional<std::optional<analysis::Severity>> parseRuleLevel(std::string_view word);
 
-}  // namespace dsls::lsp
+}  // namespace dsls::workspace

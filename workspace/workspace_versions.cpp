@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace dsls::lsp {
+namespace dsls::workspace {
 namespace fs = std::filesystem;
 namespace {
 
@@ -53,21 +53,21 @@ std::optional<std::pair<std::string, std::string>> installedVersion(const fs::pa
 }
 
 void detect(const std::vector<std::string>& roots, const std::string& package, std::string& version,
-            std::string& source, Logger& log) {
+            std::string& source, const VersionNote& note) {
   if (!version.empty()) return;
   for (const auto& root : roots) {
     for (const auto& file : pinFiles(root)) {
       if (auto pin = analysis::findVersionPin(readSmallFile(file), package)) {
         version = *pin;
         source = file.filename().string();
-        log.info("{} {} pinned in {}", package, version, file.string());
+        if (note) note(package + " " + version + " pinned in " + file.string());
         return;
       }
     }
     if (auto found = installedVersion(root, package)) {
       version = found->first;
       source = found->second;
-      log.info("{} {} installed in {}", package, version, found->second);
+      if (note) note(package + " " + version + " installed in " + found->second);
       return;
     }
   }
@@ -83,9 +83,10 @@ std::vector<std::string> workspaceVersionFileGlobs() {
   return globs;
 }
 
-void detectWorkspaceVersions(const std::vector<std::string>& roots, analysis::Settings& settings, Logger& log) {
-  detect(roots, "deepspeed", settings.deepspeedVersion, settings.deepspeedVersionSource, log);
-  detect(roots, "torch", settings.torchVersion, settings.torchVersionSource, log);
+void detectWorkspaceVersions(const std::vector<std::string>& roots, analysis::Settings& settings,
+                             const VersionNote& note) {
+  detect(roots, "deepspeed", settings.deepspeedVersion, settings.deepspeedVersionSource, note);
+  detect(roots, "torch", settings.torchVersion, settings.torchVersionSource, note);
 }
 
-}  // namespace dsls::lsp
+}  // namespace dsls::workspace

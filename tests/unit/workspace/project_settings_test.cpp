@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 using dsls::analysis::Severity;
-using dsls::lsp::parseProjectSettings;
+using dsls::workspace::parseProjectSettings;
 
 namespace {
 
@@ -81,7 +81,7 @@ TEST_CASE("the nearest pyproject.toml with [tool.dsls] applies; flags win") {
   std::string file = (t.root / "sub/cfg/ds_config.json").string();
 
   dsls::analysis::Settings base;
-  auto r = dsls::lsp::resolveSettings(file, base, {});
+  auto r = dsls::workspace::resolveSettings(file, base, {});
   CHECK(r.projectFile == (t.root / "pyproject.toml").string());
   CHECK(r.settings.deepspeedVersion == "0.14.0");
   CHECK(r.settings.deepspeedVersionSource == "pyproject.toml [tool.dsls]");
@@ -91,18 +91,18 @@ TEST_CASE("the nearest pyproject.toml with [tool.dsls] applies; flags win") {
 
   base.deepspeedVersion = "0.16.0";
   base.ruleOverrides["unknown-key"] = Severity::Hint;
-  dsls::lsp::RuleSelection flags;
+  dsls::workspace::RuleSelection flags;
   flags.select = std::vector<std::string>{"unknown-key", "duplicate-key"};
-  r = dsls::lsp::resolveSettings(file, base, flags);
+  r = dsls::workspace::resolveSettings(file, base, flags);
   CHECK(r.settings.deepspeedVersion == "0.16.0");
   CHECK(r.settings.ruleOverrides.at("unknown-key") == Severity::Hint);  // the caller's own override wins
   CHECK_FALSE(r.settings.ruleOverrides.at("overlap-comm-race").has_value());  // not selected
   CHECK(r.settings.ruleOverrides.count("duplicate-key") == 0);
 
-  auto isolated = dsls::lsp::resolveSettings(file, dsls::analysis::Settings{}, {}, false);
+  auto isolated = dsls::workspace::resolveSettings(file, dsls::analysis::Settings{}, {}, false);
   CHECK(isolated.settings.deepspeedVersion.empty());
   CHECK(isolated.settings.torchVersion.empty());
-  CHECK(dsls::lsp::settingsForFile(file, {}).worldSize == 8);
+  CHECK(dsls::workspace::settingsForFile(file, {}).worldSize == 8);
 }
 
 TEST_CASE("the search stops at the repository root") {
@@ -110,7 +110,7 @@ TEST_CASE("the search stops at the repository root") {
   t.write("pyproject.toml", "[tool.dsls]\nworld-size = 4\n");
   t.write("repo/.git/HEAD", "x\n");
   t.write("repo/ds_config.json", "{}");
-  CHECK_FALSE(dsls::lsp::projectSettingsFor((t.root / "repo/ds_config.json").string()));
+  CHECK_FALSE(dsls::workspace::projectSettingsFor((t.root / "repo/ds_config.json").string()));
 }
 
 TEST_CASE("a changed pyproject.toml is read again") {
@@ -118,19 +118,19 @@ TEST_CASE("a changed pyproject.toml is read again") {
   t.write(".git/HEAD", "x\n");
   t.write("pyproject.toml", "[tool.dsls]\nworld-size = 4\n");
   std::string file = (t.root / "ds_config.json").string();
-  CHECK(dsls::lsp::projectSettingsFor(file)->worldSize == 4);
+  CHECK(dsls::workspace::projectSettingsFor(file)->worldSize == 4);
   t.write("pyproject.toml", "[tool.dsls]\nworld-size = 64\n");
-  CHECK(dsls::lsp::projectSettingsFor(file)->worldSize == 64);
+  CHECK(dsls::workspace::projectSettingsFor(file)->worldSize == 64);
 }
 
 TEST_CASE("code selection with globs") {
-  using dsls::lsp::codeSelected;
+  using dsls::workspace::codeSelected;
   std::vector<std::string> none;
   CHECK(codeSelected("log-cuda-oom", std::nullopt, none));
   CHECK(codeSelected("log-cuda-oom", std::vector<std::string>{"log-*"}, none));
   CHECK_FALSE(codeSelected("unknown-key", std::vector<std::string>{"log-*"}, none));
   CHECK_FALSE(codeSelected("log-cuda-oom", std::nullopt, std::vector<std::string>{"log-cuda-*"}));
-  auto codes = dsls::lsp::knownCodes();
+  auto codes = dsls::workspace::knownCodes();
   CHECK(std::find(codes.begin(), codes.end(), "overlap-comm-race") != codes.end());
   CHECK(std::find(codes.begin(), codes.end(), "log-cuda-oom") != codes.end());
 }

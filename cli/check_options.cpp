@@ -63,14 +63,15 @@ std::vector<std::string> splitCodes(const std::string& value) {
   return out;
 }
 
-}  // namespace
+// Options that take a value; each setter returns an error message or nothing.
+using Setter = std::function<std::optional<std::string>(const std::string&)>;
+using Setters = std::map<std::string, Setter>;
 
-std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std::string>& args) {
-  CheckOptions o;
-  using Setter = std::function<std::optional<std::string>(const std::string&)>;  // returns an error
-  const std::map<std::string, Setter> valued = {
+// How the findings are shown and when the run fails.
+Setters reportOptions(CheckOptions& o) {
+  return {
       {"--format",
-       [&](const std::string& v) -> std::optional<std::string> {
+       [&o](const std::string& v) -> std::optional<std::string> {
          static const std::map<std::string, OutputFormat> formats = {
              {"text", OutputFormat::Text}, {"json", OutputFormat::Json},
              {"sarif", OutputFormat::Sarif}, {"github", OutputFormat::Github}};
@@ -80,37 +81,63 @@ std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std:
          return std::nullopt;
        }},
       {"--fail-on",
-       [&](const std::string& v) -> std::optional<std::string> {
+       [&o](const std::string& v) -> std::optional<std::string> {
          auto level = workspace::parseRuleLevel(v);
          if (!level || !*level) return "--fail-on takes error, warning, information or hint, not '" + v + "'";
          o.failOn = **level;
          return std::nullopt;
        }},
+      {"--color",
+       [&o](const std::string& v) -> std::optional<std::string> {
+         if (v == "auto") o.color = ColorMode::Auto;
+         else if (v == "always") o.color = ColorMode::Always;
+         else if (v == "never") o.color = ColorMode::Never;
+         else return "--color takes auto, always or never, not '" + v + "'";
+         return std::nullopt;
+       }},
+      {"--rule-docs-url",
+       [&o](const std::string& v) -> std::optional<std::string> {
+         o.ruleDocsUrl = v;
+         if (!o.ruleDocsUrl.empty() && !o.ruleDocsUrl.ends_with("/")) o.ruleDocsUrl += "/";
+         return std::nullopt;
+       }},
+  };
+}
+
+// Which rule codes are reported.
+Setters ruleOptions(CheckOptions& o) {
+  return {
       {"--select",
-       [&](const std::string& v) -> std::optional<std::string> {
+       [&o](const std::string& v) -> std::optional<std::string> {
          if (!o.rules.select) o.rules.select.emplace();
          for (auto& c : splitCodes(v)) o.rules.select->push_back(c);
          return std::nullopt;
        }},
       {"--ignore",
-       [&](const std::string& v) -> std::optional<std::string> {
+       [&o](const std::string& v) -> std::optional<std::string> {
          for (auto& c : splitCodes(v)) o.rules.ignore.push_back(c);
          return std::nullopt;
        }},
+  };
+}
+
+// The run the files belong to, as the settings would give it.
+Setters runOptions(CheckOptions& o) {
+  return {
       {"--deepspeed-version",
-       [&](const std::string& v) -> std::optional<std::string> {
+       [&o](const std::string& v) -> std::optional<std::string> {
          o.base.deepspeedVersion = v;
          o.base.deepspeedVersionSource = "--deepspeed-version";
          return std::nullopt;
        }},
       {"--torch-version",
-       [&](const std::string& v) -> std::optional<std::string> {
+       [&o](const std::string& v) -> std::optional<std::string> {
          o.base.torchVersion = v;
          o.base.torchVersionSource = "--torch-version";
          return std::nullopt;
        }},
       {"--world-size",
-       [&](const std::string& v) -> std::optional<std::string> {
+       [&o](const std::string& v) -> std::optional<std::string> {
          long long n = 0;
          auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
          if (ec != std::errc() || end != v.data() + v.size() || n <= 0)
@@ -119,42 +146,59 @@ std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std:
          return std::nullopt;
        }},
       {"--launcher",
-       [&](const std::string& v) -> std::optional<std::string> {
+       [&o](const std::string& v) -> std::optional<std::string> {
          if (v != "hf" && v != "accelerate" && v != "deepspeed")
            return "--launcher takes hf, accelerate or deepspeed, not '" + v + "'";
          o.base.launcher = v;
          return std::nullopt;
        }},
+  };
+}
+
+// Which files are read, and the name of standard input.
+Setters inputOptions(CheckOptions& o) {
+  return {
       {"--include",
-       [&](const std::string& v) -> std::optional<std::string> {
+       [&o](const std::string& v) -> std::optional<std::string> {
          o.include.push_back(v);
          return std::nullopt;
        }},
       {"--exclude",
-       [&](const std::string& v) -> std::optional<std::string> {
+       [&o](const std::string& v) -> std::optional<std::string> {
          o.exclude.push_back(v);
          return std::nullopt;
        }},
       {"--stdin-filename",
-       [&](const std::string& v) -> std::optional<std::string> {
+       [&o](const std::string& v) -> std::optional<std::string> {
          o.stdinFilename = v;
          return std::nullopt;
        }},
-      {"--color",
-       [&](const std::string& v) -> std::optional<std::string> {
-         if (v == "auto") o.color = ColorMode::Auto;
-         else if (v == "always") o.color = ColorMode::Always;
-         else if (v == "never") o.color = ColorMode::Never;
-         else return "--color takes auto, always or never, not '" + v + "'";
-         return std::nullopt;
-       }},
-      {"--rule-docs-url",
-       [&](const std::string& v) -> std::optional<std::string> {
-         o.ruleDocsUrl = v;
-         if (!o.ruleDocsUrl.empty() && !o.ruleDocsUrl.ends_with("/")) o.ruleDocsUrl += "/";
-         return std::nullopt;
-       }},
   };
+}
+
+// Every option that takes a value, writing into `o`.
+Setters valuedOptions(CheckOptions& o) {
+  Setters all = reportOptions(o);
+  all.merge(ruleOptions(o));
+  all.merge(runOptions(o));
+  all.merge(inputOptions(o));
+  return all;
+}
+
+// The combinations of options that make no sense, as a usage error.
+std::optional<std::string> combinationError(const CheckOptions& o) {
+  if (o.paths.empty()) return std::string("no PATH given (use '-' for standard input)");
+  if (o.fix && o.diff) return std::string("--fix and --diff cannot be used together");
+  for (const auto& p : o.paths)
+    if (p == "-" && o.fix) return std::string("--fix cannot rewrite standard input; use --diff");
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std::string>& args) {
+  CheckOptions o;
+  const Setters valued = valuedOptions(o);
   const std::map<std::string, bool*> flags = {
       {"--fix", &o.fix}, {"--diff", &o.diff}, {"--isolated", &o.isolated}, {"--help", &o.help}, {"-h", &o.help}};
 
@@ -193,10 +237,7 @@ std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std:
     if (auto error = setter->second(value)) return *error;
   }
   if (o.help) return o;
-  if (o.paths.empty()) return std::string("no PATH given (use '-' for standard input)");
-  if (o.fix && o.diff) return std::string("--fix and --diff cannot be used together");
-  for (const auto& p : o.paths)
-    if (p == "-" && o.fix) return std::string("--fix cannot rewrite standard input; use --diff");
+  if (auto error = combinationError(o)) return *error;
   return o;
 }
 

@@ -1,5 +1,5 @@
 // The dsls binary: an LSP server on stdio by default, and subcommands for the command line.
-#include "lsp/cli/commands.h"
+#include "cli/commands.h"
 #include "lsp/logger.h"
 #include "lsp/server.h"
 #include "lsp/transport.h"

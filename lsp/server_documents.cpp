@@ -1,9 +1,9 @@
 // Document sync, debounced analysis on the pool, and diagnostics (push and pull).
 #include "analysis/facade/cross_links.h"
-#include "lsp/project_settings.h"
 #include "lsp/server.h"
 #include "lsp/to_lsp.h"
 #include "protocol/uri.h"
+#include "workspace/project_settings.h"
 
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/post.hpp>
@@ -107,7 +107,7 @@ void Server::startAnalysis(const std::string& uri) {
     try {
       // The [tool.dsls] section of the nearest pyproject.toml applies under the editor's settings,
       // so the editor and `dsls check` agree.
-      if (auto path = protocol::uriToPath(uri)) settings = settingsForFile(*path, settings);
+      if (auto path = protocol::uriToPath(uri)) settings = workspace::settingsForFile(*path, settings);
       result = analysis::analyzeDocument(uri, language, std::move(text), settings);
     } catch (const std::exception& e) {
       log_.error("analysis of {} failed: {}", uri, e.what());

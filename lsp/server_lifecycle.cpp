@@ -2,13 +2,22 @@
 #include "lsp/server.h"
 #include "lsp/settings.h"
 #include "lsp/to_lsp.h"
-#include "lsp/workspace_versions.h"
 #include "protocol/uri.h"
+#include "workspace/workspace_versions.h"
 
 namespace dsls::lsp {
 
 using protocol::ErrorCode;
 using protocol::Json;
+
+namespace {
+
+// The versions found in the workspace's pins and installs, in the log.
+workspace::VersionNote logVersions(Logger& log) {
+  return [&log](const std::string& line) { log.log(LogLevel::Info, line); };
+}
+
+}  // namespace
 
 void Server::onInitialize(const Json& params, Reply reply) {
   caps_ = protocol::parseClientCapabilities(params);
@@ -33,7 +42,7 @@ void Server::onInitialize(const Json& params, Reply reply) {
   }
   workspaceRoots_ = roots;
   initSettings_ = initOptions_;
-  detectWorkspaceVersions(roots, initSettings_, log_);
+  workspace::detectWorkspaceVersions(roots, initSettings_, logVersions(log_));
   settings_ = initSettings_;
 
   phase_ = Phase::Initialized;
@@ -82,7 +91,7 @@ void Server::registerForConfigurationChanges() {
 
 void Server::watchProjectFiles() {
   Json watchers = Json::array();
-  for (const auto& glob : workspaceVersionFileGlobs()) watchers.push_back({{"globPattern", glob}});
+  for (const auto& glob : workspace::workspaceVersionFileGlobs()) watchers.push_back({{"globPattern", glob}});
   Json registration{{"id", "dsls.projectFiles"},
                     {"method", "workspace/didChangeWatchedFiles"},
                     {"registerOptions", {{"watchers", watchers}}}};
@@ -95,7 +104,7 @@ void Server::watchProjectFiles() {
 void Server::onDidChangeWatchedFiles(const Json& params) {
   log_.info("project files changed ({} events): re-reading version pins", params.value("changes", Json::array()).size());
   initSettings_ = initOptions_;
-  detectWorkspaceVersions(workspaceRoots_, initSettings_, log_);
+  workspace::detectWorkspaceVersions(workspaceRoots_, initSettings_, logVersions(log_));
   applyClientSettings(clientSettings_);
 }
 

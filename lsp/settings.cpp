@@ -1,6 +1,6 @@
 #include "lsp/settings.h"
 
-#include "lsp/project_settings.h"
+#include "workspace/project_settings.h"
 
 namespace dsls::lsp {
 
@@ -29,7 +29,7 @@ void mergeSettings(const protocol::Json& json, analysis::Settings& s, std::vecto
   }
   if (auto it = json.find("rules"); it != json.end() && it->is_object()) {
     for (auto& [code, level] : it->items()) {
-      auto parsed = level.is_string() ? parseRuleLevel(level.get<std::string>()) : std::nullopt;
+      auto parsed = level.is_string() ? workspace::parseRuleLevel(level.get<std::string>()) : std::nullopt;
       if (parsed) s.ruleOverrides[code] = *parsed;
       else problems.push_back("rules." + code + " must be off, error, warning, information or hint");
     }

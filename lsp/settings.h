@@ -1,7 +1,7 @@
 // Reads dsls settings from initializationOptions or the "dsls" configuration section.
 #pragma once
 
-#include "analysis/facade/settings.h"
+#include "analysis/core/settings.h"
 #include "protocol/jsonrpc.h"
 
 #include <string>

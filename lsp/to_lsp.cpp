@@ -2,9 +2,7 @@
 
 #include "lsp/plain_text.h"
 #include "protocol/uri.h"
-
-#include <filesystem>
-#include <unistd.h>
+#include "workspace/rule_docs.h"
 
 namespace dsls::lsp {
 
@@ -20,7 +18,7 @@ Json Conversion::diagnostic(const analysis::Finding& f) const {
          {"code", f.code},
          {"source", "dsls"},
          {"message", f.message}};
-  d["codeDescription"] = {{"href", ruleDocsUri(f.code)}};
+  d["codeDescription"] = {{"href", protocol::pathToUri(workspace::ruleDocsPath(f.code))}};
   if (!f.tags.empty()) {
     Json tags = Json::array();
     for (auto t : f.tags) tags.push_back(static_cast<int>(t));
@@ -164,22 +162,6 @@ Json Conversion::documentLink(const analysis::LinkInfo& l) const {
   Json link{{"range", range(l.range)}, {"target", l.target}};
   if (!l.tooltip.empty()) link["tooltip"] = l.tooltip;
   return link;
-}
-
-std::string ruleDocsUri(const std::string& code) {
-  static const std::string base = [] {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-      fs::path installed = exe.parent_path().parent_path() / "share" / "dsls" / "docs" / "rules";
-      if (fs::is_directory(installed, ec)) return protocol::pathToUri(installed.string());
-    }
-    return protocol::pathToUri(std::string(DSLS_DOCS_DIR) + "/rules");
-  }();
-  // Log findings share one page describing the failure catalogue.
-  if (code.rfind("log-", 0) == 0) return base + "/../logs/README.md";
-  return base + "/" + code + ".md";
 }
 
 }  // namespace dsls::lsp

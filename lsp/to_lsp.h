@@ -43,7 +43,4 @@ std::string_view codeActionKind(analysis::Action::Kind);
 // The command that applies a fix for clients without code action literals.
 inline constexpr std::string_view kApplyEditCommand = "dsls.applyEdit";
 
-// Where a rule's documentation lives (a file:// URI of the docs folder shipped with dsls).
-std::string ruleDocsUri(const std::string& code);
-
 }  // namespace dsls::lsp

@@ -4,7 +4,7 @@
 
 #include "analysis/config/config_model.h"
 #include "analysis/core/finding.h"
-#include "analysis/facade/settings.h"
+#include "analysis/core/settings.h"
 #include "analysis/json/document.h"
 
 #include <memory>

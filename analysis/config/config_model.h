@@ -4,7 +4,7 @@
 #pragma once
 
 #include "analysis/catalog/version.h"
-#include "analysis/facade/settings.h"
+#include "analysis/core/settings.h"
 #include "analysis/json/document.h"
 
 #include <optional>

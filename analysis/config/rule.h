@@ -5,7 +5,7 @@
 #include "analysis/config/config_model.h"
 #include "analysis/facts/rule_id.h"
 #include "analysis/core/finding.h"
-#include "analysis/facade/settings.h"
+#include "analysis/core/settings.h"
 #include "analysis/json/document.h"
 
 #include <string>

@@ -4,7 +4,7 @@
 
 #include "analysis/core/finding.h"
 #include "analysis/facade/document_kind.h"
-#include "analysis/facade/settings.h"
+#include "analysis/core/settings.h"
 
 #include <memory>
 #include <string>

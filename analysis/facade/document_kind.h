@@ -1,7 +1,7 @@
 // Decides what a document is: a ds_config, a training log, or something dsls leaves alone.
 #pragma once
 
-#include "analysis/facade/settings.h"
+#include "analysis/core/settings.h"
 
 #include <string_view>
 

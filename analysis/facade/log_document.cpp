@@ -24,4 +24,8 @@ std::optional<HoverInfo> logHover(const logs::LogReport& report, std::size_t off
   return HoverInfo{*markdown, {offset, offset}};
 }
 
+std::string logReportMarkdown(const logs::LogReport& report) { return report.markdown(); }
+
+nlohmann::json logReportJson(const logs::LogReport& report) { return report.toJson(); }
+
 }  // namespace dsls::analysis

@@ -4,6 +4,8 @@
 #include "analysis/core/features.h"
 #include "analysis/core/finding.h"
 
+#include <nlohmann/json.hpp>
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,5 +21,9 @@ namespace dsls::analysis {
 std::shared_ptr<const logs::LogReport> analyzeLog(std::string_view text);
 std::vector<Finding> logFindings(const logs::LogReport& report, const std::string& documentName);
 std::optional<HoverInfo> logHover(const logs::LogReport& report, std::size_t offset);
+
+// The report as Markdown (SVG timeline included) and as JSON (docs/logs/report-schema.md).
+std::string logReportMarkdown(const logs::LogReport& report);
+nlohmann::json logReportJson(const logs::LogReport& report);
 
 }  // namespace dsls::analysis

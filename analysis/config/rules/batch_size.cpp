@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <functional>
 
 namespace dsls::config {
 
@@ -48,6 +49,116 @@ void relate(Finding& f, const BatchKey& k, std::string_view name) {
                                                                                       : std::string("not a number"))});
 }
 
+// The data-parallel size when the world size is known, with `dpNote` saying how it was found.
+std::optional<long long> dataParallelSize(const json::Node& root, const analysis::Settings& settings,
+                                         std::string& dpNote) {
+  std::optional<long long> dp;
+  if (settings.worldSize && *settings.worldSize > 0) {
+    long long world = *settings.worldSize;
+    std::string note;
+    long long shrink = divisorFrom(root, "sequence_parallel_size", note, "sequence-parallel size") *
+                       divisorFrom(root, "tensor_parallel.autotp_size", note, "tensor-parallel size");
+    if (world % shrink == 0) {
+      dp = world / shrink;
+      dpNote = shrink == 1 ? fmt::format("{} data-parallel ranks (the world size in the settings; model- and "
+                                         "sequence-parallel ranks would not count)",
+                                         *dp)
+                           : fmt::format("{} data-parallel ranks (world size {}{}, assumed)", *dp, world, note);
+    }
+  }
+  return dp;
+}
+
+// Reports a finding on `anchor`, with a fix setting train_batch_size when one is known.
+using Emit = std::function<void(const BatchKey& anchor, std::string message, std::optional<long long> fixTrain)>;
+
+// All three keys written: their product must be train_batch_size.
+void checkProduct(const BatchKey& train, const BatchKey& micro, const BatchKey& gas, std::optional<long long> dp,
+                  const std::string& dpNote, const Emit& emit) {
+  long long per = *micro.value * *gas.value;
+  if (*train.value % per != 0) {
+    emit(train,
+         fmt::format("train_batch_size {} is not a multiple of train_micro_batch_size_per_gpu x "
+                     "gradient_accumulation_steps = {} x {} = {}, so no data-parallel size satisfies DeepSpeed's "
+                     "check (train_batch_size = micro x accumulation x ranks).",
+                     *train.value, *micro.value, *gas.value, per),
+         dp ? std::optional<long long>(per * *dp) : std::nullopt);
+  } else if (dp && per * *dp != *train.value) {
+    emit(train,
+         fmt::format("train_batch_size {} != {} x {} x {} = {} with {}: DeepSpeed asserts \"Check batch related "
+                     "parameters\" at start-up.",
+                     *train.value, *micro.value, *gas.value, *dp, per * *dp, dpNote),
+         per * *dp);
+  }
+}
+
+// train_batch_size and the micro batch written: DeepSpeed derives the accumulation steps.
+void checkDerivedAccumulation(const BatchKey& train, const BatchKey& micro, std::optional<long long> dp,
+                              const std::string& dpNote, const Emit& emit) {
+  // DeepSpeed derives accumulation steps = train // micro // ranks.
+  if (*train.value % *micro.value != 0) {
+    emit(train,
+         fmt::format("train_batch_size {} is not a multiple of train_micro_batch_size_per_gpu {}: DeepSpeed derives "
+                     "gradient_accumulation_steps by integer division and its batch check then fails.",
+                     *train.value, *micro.value),
+         std::nullopt);
+  } else if (dp && *train.value < *micro.value * *dp) {
+    emit(train,
+         fmt::format("train_batch_size {} is smaller than train_micro_batch_size_per_gpu {} x {}: the derived "
+                     "gradient_accumulation_steps is 0 and DeepSpeed stops at start-up.",
+                     *train.value, *micro.value, dpNote),
+         *micro.value * *dp);
+  } else if (dp && *train.value % (*micro.value * *dp) != 0) {
+    emit(train,
+         fmt::format("train_batch_size {} is not a multiple of train_micro_batch_size_per_gpu {} x {}: the derived "
+                     "gradient_accumulation_steps is truncated and DeepSpeed's batch check fails.",
+                     *train.value, *micro.value, dpNote),
+         std::nullopt);
+  }
+}
+
+// train_batch_size and the accumulation steps written: DeepSpeed derives the micro batch.
+void checkDerivedMicroBatch(const BatchKey& train, const BatchKey& gas, std::optional<long long> dp,
+                            const std::string& dpNote, const Emit& emit) {
+  // DeepSpeed derives the micro batch = train // ranks // accumulation steps.
+  if (*train.value % *gas.value != 0) {
+    emit(train,
+         fmt::format("train_batch_size {} is not a multiple of gradient_accumulation_steps {}: DeepSpeed derives "
+                     "the micro batch by integer division and its batch check then fails.",
+                     *train.value, *gas.value),
+         std::nullopt);
+  } else if (dp && *train.value < *gas.value * *dp) {
+    emit(train,
+         fmt::format("train_batch_size {} is smaller than gradient_accumulation_steps {} x {}: the derived micro "
+                     "batch per GPU is 0 (\"Micro batch size per gpu: 0 has to be greater than 0\").",
+                     *train.value, *gas.value, dpNote),
+         *gas.value * *dp);
+  } else if (dp && *train.value % (*gas.value * *dp) != 0) {
+    emit(train,
+         fmt::format("train_batch_size {} is not a multiple of gradient_accumulation_steps {} x {}: the derived "
+                     "micro batch is truncated and DeepSpeed's batch check fails.",
+                     *train.value, *gas.value, dpNote),
+         std::nullopt);
+  }
+}
+
+// Only train_batch_size written: the data-parallel size must divide it.
+void checkTrainBatchOnly(const BatchKey& train, long long dp, const std::string& dpNote, const Emit& emit) {
+  if (*train.value < dp) {
+    emit(train,
+         fmt::format("train_batch_size {} is smaller than {}: the derived micro batch per GPU is 0 (\"Micro batch "
+                     "size per gpu: 0 has to be greater than 0\").",
+                     *train.value, dpNote),
+         dp);
+  } else if (*train.value % dp != 0) {
+    emit(train,
+         fmt::format("train_batch_size {} is not a multiple of {}: DeepSpeed derives the micro batch by integer "
+                     "division and its batch check then fails.",
+                     *train.value, dpNote),
+         std::nullopt);
+  }
+}
+
 }  // namespace
 
 void checkBatchSize(const RuleContext& ctx, std::vector<Finding>& out) {
@@ -66,21 +177,8 @@ void checkBatchSize(const RuleContext& ctx, std::vector<Finding>& out) {
   }
 
   // The data-parallel size, when the world size is known.
-  std::optional<long long> dp;
   std::string dpNote;
-  if (ctx.settings.worldSize && *ctx.settings.worldSize > 0) {
-    long long world = *ctx.settings.worldSize;
-    std::string note;
-    long long shrink = divisorFrom(root, "sequence_parallel_size", note, "sequence-parallel size") *
-                       divisorFrom(root, "tensor_parallel.autotp_size", note, "tensor-parallel size");
-    if (world % shrink == 0) {
-      dp = world / shrink;
-      dpNote = shrink == 1 ? fmt::format("{} data-parallel ranks (the world size in the settings; model- and "
-                                         "sequence-parallel ranks would not count)",
-                                         *dp)
-                           : fmt::format("{} data-parallel ranks (world size {}{}, assumed)", *dp, world, note);
-    }
-  }
+  std::optional<long long> dp = dataParallelSize(root, ctx.settings, dpNote);
 
   auto emit = [&](const BatchKey& anchor, std::string message, std::optional<long long> fixTrain) {
     Finding f = makeFinding(RuleId::BatchSizeMismatch, std::move(message), anchor.member->value.range);
@@ -94,85 +192,22 @@ void checkBatchSize(const RuleContext& ctx, std::vector<Finding>& out) {
   };
 
   if (train.value && micro.value && gas.value) {
-    long long per = *micro.value * *gas.value;
-    if (*train.value % per != 0) {
-      emit(train,
-           fmt::format("train_batch_size {} is not a multiple of train_micro_batch_size_per_gpu x "
-                       "gradient_accumulation_steps = {} x {} = {}, so no data-parallel size satisfies DeepSpeed's "
-                       "check (train_batch_size = micro x accumulation x ranks).",
-                       *train.value, *micro.value, *gas.value, per),
-           dp ? std::optional<long long>(per * *dp) : std::nullopt);
-    } else if (dp && per * *dp != *train.value) {
-      emit(train,
-           fmt::format("train_batch_size {} != {} x {} x {} = {} with {}: DeepSpeed asserts \"Check batch related "
-                       "parameters\" at start-up.",
-                       *train.value, *micro.value, *gas.value, *dp, per * *dp, dpNote),
-           per * *dp);
-    }
+    checkProduct(train, micro, gas, dp, dpNote, emit);
     return;
   }
   if (train.value && micro.value) {
-    // DeepSpeed derives accumulation steps = train // micro // ranks.
-    if (*train.value % *micro.value != 0) {
-      emit(train,
-           fmt::format("train_batch_size {} is not a multiple of train_micro_batch_size_per_gpu {}: DeepSpeed derives "
-                       "gradient_accumulation_steps by integer division and its batch check then fails.",
-                       *train.value, *micro.value),
-           std::nullopt);
-    } else if (dp && *train.value < *micro.value * *dp) {
-      emit(train,
-           fmt::format("train_batch_size {} is smaller than train_micro_batch_size_per_gpu {} x {}: the derived "
-                       "gradient_accumulation_steps is 0 and DeepSpeed stops at start-up.",
-                       *train.value, *micro.value, dpNote),
-           *micro.value * *dp);
-    } else if (dp && *train.value % (*micro.value * *dp) != 0) {
-      emit(train,
-           fmt::format("train_batch_size {} is not a multiple of train_micro_batch_size_per_gpu {} x {}: the derived "
-                       "gradient_accumulation_steps is truncated and DeepSpeed's batch check fails.",
-                       *train.value, *micro.value, dpNote),
-           std::nullopt);
-    }
+    checkDerivedAccumulation(train, micro, dp, dpNote, emit);
     return;
   }
   if (train.value && gas.value) {
-    // DeepSpeed derives the micro batch = train // ranks // accumulation steps.
-    if (*train.value % *gas.value != 0) {
-      emit(train,
-           fmt::format("train_batch_size {} is not a multiple of gradient_accumulation_steps {}: DeepSpeed derives "
-                       "the micro batch by integer division and its batch check then fails.",
-                       *train.value, *gas.value),
-           std::nullopt);
-    } else if (dp && *train.value < *gas.value * *dp) {
-      emit(train,
-           fmt::format("train_batch_size {} is smaller than gradient_accumulation_steps {} x {}: the derived micro "
-                       "batch per GPU is 0 (\"Micro batch size per gpu: 0 has to be greater than 0\").",
-                       *train.value, *gas.value, dpNote),
-           *gas.value * *dp);
-    } else if (dp && *train.value % (*gas.value * *dp) != 0) {
-      emit(train,
-           fmt::format("train_batch_size {} is not a multiple of gradient_accumulation_steps {} x {}: the derived "
-                       "micro batch is truncated and DeepSpeed's batch check fails.",
-                       *train.value, *gas.value, dpNote),
-           std::nullopt);
-    }
+    checkDerivedMicroBatch(train, gas, dp, dpNote, emit);
     return;
   }
   if (train.value && !micro.present() && !gas.present() && dp) {
-    if (*train.value < *dp) {
-      emit(train,
-           fmt::format("train_batch_size {} is smaller than {}: the derived micro batch per GPU is 0 (\"Micro batch "
-                       "size per gpu: 0 has to be greater than 0\").",
-                       *train.value, dpNote),
-           *dp);
-    } else if (*train.value % *dp != 0) {
-      emit(train,
-           fmt::format("train_batch_size {} is not a multiple of {}: DeepSpeed derives the micro batch by integer "
-                       "division and its batch check then fails.",
-                       *train.value, dpNote),
-           std::nullopt);
-    }
+    checkTrainBatchOnly(train, *dp, dpNote, emit);
     return;
   }
+
   if (!train.present() && !micro.present() && ctx.settings.launcher == "deepspeed") {
     // HF Trainer and Accelerate may supply batch sizes; plain DeepSpeed needs one of the two keys.
     Finding f = makeFinding(RuleId::BatchSizeMismatch,

@@ -1,4 +1,4 @@
-#include "lsp/cli/check_options.h"
+#include "cli/check_options.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "lsp/cli/fixer.h"
+#include "cli/fixer.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "lsp/cli/path_glob.h"
+#include "cli/path_glob.h"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // The VS Code extension declares the `rules` setting with the list of codes dsls reports,
 // so settings.json completes them and flags a misspelt one. The list comes from the rule
 // registries (rules.inc and the log failures); DSLS_UPDATE_GOLDEN=1 rewrites it.
-#include "lsp/cli/rule_index.h"
+#include "analysis/facade/rule_list.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -27,7 +27,7 @@ std::string readAll(const std::filesystem::path& p) {
 
 ordered_json allCodes() {
   ordered_json codes = ordered_json::array();
-  for (const auto& rule : dsls::cli::allRules()) codes.push_back(rule.code);
+  for (const auto& rule : dsls::analysis::ruleList()) codes.push_back(rule.code);
   return codes;
 }
 

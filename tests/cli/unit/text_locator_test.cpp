@@ -1,4 +1,4 @@
-#include "lsp/cli/text_locator.h"
+#include "cli/text_locator.h"
 
 #include <doctest/doctest.h>
 

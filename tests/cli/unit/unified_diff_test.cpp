@@ -1,4 +1,4 @@
-#include "lsp/cli/unified_diff.h"
+#include "cli/unified_diff.h"
 
 #include <doctest/doctest.h>
 

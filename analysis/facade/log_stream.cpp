@@ -1,0 +1,39 @@
+#include "analysis/facade/log_stream.h"
+
+#include "analysis/logs/analyze.h"
+#include "analysis/logs/log_analyzer.h"
+
+namespace dsls::analysis {
+
+namespace {
+
+logs::AnalyzerOptions analyzerOptions(const Settings& settings) {
+  logs::AnalyzerOptions options;
+  if (!settings.deepspeedVersion.empty()) options.deepspeedVersion = settings.deepspeedVersion;
+  if (!settings.torchVersion.empty()) options.torchVersion = settings.torchVersion;
+  return options;
+}
+
+}  // namespace
+
+struct LogStream::State {
+  logs::LogAnalyzer analyzer;
+  logs::LineSplitter splitter;
+
+  explicit State(logs::AnalyzerOptions options)
+      : analyzer(std::move(options)),
+        splitter([this](std::string_view line, std::size_t offset) { analyzer.addLine(line, offset); }) {}
+};
+
+LogStream::LogStream(const Settings& settings) : state_(std::make_unique<State>(analyzerOptions(settings))) {}
+
+LogStream::~LogStream() = default;
+
+void LogStream::feed(std::string_view chunk) { state_->splitter.feed(chunk); }
+
+std::shared_ptr<const logs::LogReport> LogStream::finish() {
+  state_->splitter.finish();
+  return std::make_shared<const logs::LogReport>(state_->analyzer.finish());
+}
+
+}  // namespace dsls::analysis

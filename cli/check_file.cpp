@@ -1,0 +1,181 @@
+#include "cli/check_file.h"
+
+#include "analysis/facade/document_analysis.h"
+#include "analysis/facade/document_kind.h"
+#include "analysis/facade/log_document.h"
+#include "analysis/facade/log_stream.h"
+#include "cli/file_source.h"
+#include "cli/fixer.h"
+#include "cli/unified_diff.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+namespace dsls::cli {
+namespace {
+
+bool hasExtension(const std::string& name, std::initializer_list<const char*> extensions) {
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  for (const char* e : extensions)
+    if (lower.ends_with(e)) return true;
+  return false;
+}
+
+// Files found in folders are opened only when their name could belong to a config or a log.
+bool worthOpening(const std::string& path, const analysis::Settings& settings) {
+  std::string name = std::filesystem::path(path).filename().string();
+  return hasExtension(name, {".json", ".jsonc", ".log", ".txt", ".out", ".err"}) ||
+         analysis::nameLooksLikeDsConfig(path, settings);
+}
+
+// The name detection and settings use: standard input goes by --stdin-filename.
+std::string subjectName(const InputFile& input, const CheckOptions& options) {
+  return input.isStdin ? options.stdinFilename : input.path;
+}
+
+analysis::DocumentKind classify(const std::string& name, const std::string& head, const analysis::Settings& settings) {
+  if (!name.empty()) return analysis::classifyDocument(name, "", head, settings);
+  // Unnamed standard input: a ds_config if it reads as one, else a log if it reads as one.
+  auto kind = analysis::classifyDocument("stdin.json", "json", head, settings);
+  if (kind != analysis::DocumentKind::Other) return kind;
+  return analysis::classifyDocument("stdin.log", "", head, settings);
+}
+
+std::vector<std::size_t> offsetsOf(const std::vector<analysis::Finding>& findings, const std::string& path) {
+  std::vector<std::size_t> offsets;
+  for (const auto& f : findings) {
+    offsets.push_back(f.range.begin);
+    offsets.push_back(f.range.end);
+    for (const auto& r : f.related)
+      if (r.document.empty() || r.document == path) {
+        offsets.push_back(r.range.begin);
+        offsets.push_back(r.range.end);
+      }
+    for (const auto& fix : f.fixes)
+      for (const auto& e : fix.edits) {
+        offsets.push_back(e.range.begin);
+        offsets.push_back(e.range.end);
+      }
+  }
+  return offsets;
+}
+
+std::vector<std::size_t> startsOf(const std::vector<analysis::Finding>& findings) {
+  std::vector<std::size_t> starts;
+  for (const auto& f : findings) starts.push_back(f.range.begin);
+  return starts;
+}
+
+void sortFindings(std::vector<analysis::Finding>& findings) {
+  std::stable_sort(findings.begin(), findings.end(), [](const analysis::Finding& a, const analysis::Finding& b) {
+    if (a.range.begin != b.range.begin) return a.range.begin < b.range.begin;
+    return a.severity < b.severity;
+  });
+}
+
+void showProblems(const workspace::ResolvedSettings& resolved, CheckContext& context) {
+  for (const auto& p : resolved.problems)
+    if (context.reportedProblems.insert(p).second) std::fprintf(stderr, "dsls: warning: %s\n", p.c_str());
+}
+
+FileOutcome failed(std::string reason) { return {FileStatus::Failed, std::move(reason), {}, {}}; }
+FileOutcome skipped(std::string reason) { return {FileStatus::Skipped, std::move(reason), {}, {}}; }
+
+FileOutcome checkConfig(const InputFile& input, const std::string& readPath, const std::string& name,
+                        const workspace::ResolvedSettings& resolved, const CheckOptions& options) {
+  std::string error;
+  auto text = readWholeFile(readPath, kMaxConfigBytes, error);
+  if (!text) return failed(error);
+  auto keep = [&](const analysis::Finding& f) {
+    return workspace::codeSelected(f.code, resolved.select, resolved.ignore);
+  };
+  // Standard input without a name is still analysed as JSON.
+  const std::string documentName = name.empty() ? std::string("stdin.json") : name;
+  FixOutcome fixed = analyzeAndFix(documentName, *text, resolved.settings, keep, options.fix || options.diff);
+
+  FileOutcome out;
+  out.status = FileStatus::Checked;
+  FileReport& r = out.report;
+  r.path = input.path;
+  r.kind = analysis::DocumentKind::DsConfig;
+  r.fixed = fixed.fixed;
+  if (fixed.text != *text) {
+    if (options.diff) out.diff = unifiedDiff(*text, fixed.text, "a/" + input.path, "b/" + input.path);
+    if (options.fix) {
+      if (!writeFileAtomically(readPath, fixed.text, error)) return failed("cannot write the fixes: " + error);
+      r.written = true;
+    }
+  }
+  r.findings = fixed.analysis->findings;
+  // Findings name their document by the analysed name; reports use the shown path.
+  for (auto& f : r.findings)
+    for (auto& rel : f.related)
+      if (rel.document == documentName) rel.document.clear();
+  sortFindings(r.findings);
+  r.positions = locate(fixed.text, offsetsOf(r.findings, r.path), startsOf(r.findings));
+  return out;
+}
+
+FileOutcome checkLog(const InputFile& input, const std::string& readPath,
+                     const workspace::ResolvedSettings& resolved) {
+  analysis::LogStream stream(resolved.settings);
+  std::string error;
+  if (!readChunks(readPath, [&](std::string_view chunk) { stream.feed(chunk); }, error)) return failed(error);
+  auto report = stream.finish();
+
+  FileOutcome out;
+  out.status = FileStatus::Checked;
+  FileReport& r = out.report;
+  r.path = input.path;
+  r.kind = analysis::DocumentKind::Log;
+  r.log = report;
+  r.findings = analysis::logFindings(*report, input.path);
+  analysis::applyRuleOverrides(r.findings, resolved.settings);
+  std::erase_if(r.findings, [&](const analysis::Finding& f) {
+    return !workspace::codeSelected(f.code, resolved.select, resolved.ignore);
+  });
+  sortFindings(r.findings);
+  if (!r.findings.empty()) {
+    // A second pass turns offsets into lines and columns without keeping the log in memory.
+    TextLocator locator(offsetsOf(r.findings, r.path), startsOf(r.findings));
+    if (!readChunks(readPath, [&](std::string_view chunk) { locator.feed(chunk); }, error)) return failed(error);
+    locator.finish();
+    r.positions = std::move(locator);
+  }
+  return out;
+}
+
+}  // namespace
+
+FileOutcome checkFile(const InputFile& input, const std::string& readPath, CheckContext& context) {
+  const CheckOptions& options = context.options;
+  const std::string name = subjectName(input, options);
+  // Where settings are looked up from: the file, or the current folder for unnamed standard input.
+  const std::string settingsPath = name.empty() ? std::string("stdin") : name;
+
+  // Detection needs only the config globs; the full settings are resolved for files that get analysed.
+  analysis::Settings detection = options.base;
+  std::optional<workspace::ProjectSettings> project;
+  if (!options.isolated) project = workspace::projectSettingsFor(settingsPath);
+  if (detection.configGlobs.empty() && project) detection.configGlobs = project->configGlobs;
+  if (!input.named && !worthOpening(input.path, detection)) return {};
+
+  std::string error;
+  auto probe = probeFile(readPath, error);
+  if (!probe) return failed(error);
+  if (probe->binary) return skipped("binary file (a NUL byte in its first 8 KiB)");
+  auto kind = classify(name, probe->head, detection);
+  if (kind == analysis::DocumentKind::Other) return {};
+  if (kind == analysis::DocumentKind::DsConfig && probe->size > kMaxConfigBytes)
+    return skipped("larger than 16 MiB, too large for a ds_config");
+
+  workspace::ResolvedSettings resolved =
+      workspace::resolveSettings(settingsPath, options.base, options.rules, !options.isolated);
+  showProblems(resolved, context);
+  if (kind == analysis::DocumentKind::DsConfig) return checkConfig(input, readPath, name, resolved, options);
+  return checkLog(input, readPath, resolved);
+}
+
+}  // namespace dsls::cli

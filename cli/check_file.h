@@ -1,0 +1,36 @@
+// Checking one file for `dsls check`: detection, settings, analysis (streamed for logs),
+// fixes, and positions of everything the reporters print.
+#pragma once
+
+#include "cli/check_model.h"
+#include "cli/check_options.h"
+#include "cli/input_files.h"
+
+#include <set>
+#include <string>
+
+namespace dsls::cli {
+
+enum class FileStatus {
+  Checked,
+  Ignored,  // neither a ds_config nor a training log: left alone without a word
+  Skipped,  // would be checked but cannot be (binary, too large): reported, not an error
+  Failed,   // an I/O error
+};
+
+struct FileOutcome {
+  FileStatus status = FileStatus::Ignored;
+  std::string reason;  // for Skipped and Failed
+  FileReport report;   // for Checked
+  std::string diff;    // for --diff: the unified diff of the safe fixes
+};
+
+struct CheckContext {
+  const CheckOptions& options;
+  std::set<std::string> reportedProblems;  // pyproject problems already shown
+};
+
+// `readPath` is where the bytes are (the spooled file for standard input).
+FileOutcome checkFile(const InputFile& input, const std::string& readPath, CheckContext& context);
+
+}  // namespace dsls::cli

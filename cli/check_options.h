@@ -1,0 +1,42 @@
+// The options of `dsls check`, parsed from its arguments.
+#pragma once
+
+#include "analysis/core/finding.h"
+#include "analysis/core/settings.h"
+#include "workspace/project_settings.h"
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace dsls::cli {
+
+enum class OutputFormat { Text, Json, Sarif, Github };
+enum class ColorMode { Auto, Always, Never };
+
+struct CheckOptions {
+  std::vector<std::string> paths;
+  std::string stdinFilename;  // names standard input for detection, settings and reports
+  std::vector<std::string> include, exclude;
+  OutputFormat format = OutputFormat::Text;
+  ColorMode color = ColorMode::Auto;
+  bool fix = false;
+  bool diff = false;
+  bool isolated = false;       // read no pyproject.toml and no version pins
+  bool logReport = true;       // text/json: include the log report of each log
+  analysis::Settings base;     // versions, world size, launcher from flags
+  workspace::RuleSelection rules;  // --select / --ignore
+  analysis::Severity failOn = analysis::Severity::Warning;
+  std::string ruleDocsUrl;     // base URL of the rule pages for SARIF; empty = the shipped docs
+  bool help = false;
+};
+
+// The options, or a usage error message.
+std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std::string>& args);
+
+extern const char* const kCheckUsage;
+
+std::string severityWord(analysis::Severity s);  // "error", "warning", "information", "hint"
+
+}  // namespace dsls::cli

@@ -1,0 +1,109 @@
+#include "cli/text_locator.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace dsls::cli {
+namespace {
+
+std::vector<std::size_t> sortedUnique(std::vector<std::size_t> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+}  // namespace
+
+TextLocator::TextLocator(std::vector<std::size_t> offsets, const std::vector<std::size_t>& wantLines,
+                         std::size_t maxLineBytes)
+    : offsets_(sortedUnique(std::move(offsets))), lineWanted_(sortedUnique(wantLines)), maxLineBytes_(maxLineBytes) {}
+
+void TextLocator::closeLine() {
+  if (capturing_) {
+    if (!current_.empty() && current_.back() == '\r') current_.pop_back();
+    lines_[line_] = current_;
+  }
+  capturing_ = false;
+  current_.clear();
+  ++line_;
+  column_ = 1;
+  pendingCR_ = false;
+}
+
+void TextLocator::feed(std::string_view chunk) {
+  const std::size_t base = consumed_;
+  std::size_t segmentStart = 0;  // start in `chunk` of the current line's bytes not yet copied
+  auto keep = [&](std::size_t end) {
+    if ((capturing_ || nextWanted_ < lineWanted_.size()) && current_.size() < maxLineBytes_ && end > segmentStart)
+      current_.append(chunk.substr(segmentStart, std::min(end - segmentStart, maxLineBytes_ - current_.size())));
+    segmentStart = end;
+  };
+  for (std::size_t i = 0; i < chunk.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(chunk[i]);
+    // A "\r" ends its line once the next byte shows it is not the start of "\r\n".
+    if (pendingCR_ && c != '\n') {
+      keep(i);
+      closeLine();
+    }
+    const std::size_t at = base + i;
+    while (nextOffset_ < offsets_.size() && offsets_[nextOffset_] <= at) {
+      resolved_[offsets_[nextOffset_]] = {line_, column_, offsets_[nextOffset_]};
+      ++nextOffset_;
+    }
+    while (nextWanted_ < lineWanted_.size() && lineWanted_[nextWanted_] <= at) {
+      lineOfOffset_[lineWanted_[nextWanted_]] = line_;
+      capturing_ = true;
+      ++nextWanted_;
+    }
+    if (c == '\r') {
+      pendingCR_ = true;
+      ++column_;
+    } else if (c == '\n') {
+      keep(i);
+      closeLine();
+      segmentStart = i + 1;
+    } else if ((c & 0xC0) != 0x80) {
+      ++column_;
+    }
+  }
+  keep(chunk.size());
+  consumed_ += chunk.size();
+}
+
+void TextLocator::finish() {
+  if (pendingCR_) closeLine();
+  for (; nextOffset_ < offsets_.size(); ++nextOffset_)
+    resolved_[offsets_[nextOffset_]] = {line_, column_, offsets_[nextOffset_]};
+  for (; nextWanted_ < lineWanted_.size(); ++nextWanted_) {
+    lineOfOffset_[lineWanted_[nextWanted_]] = line_;
+    capturing_ = true;
+  }
+  if (capturing_) lines_[line_] = current_;
+  capturing_ = false;
+}
+
+Position TextLocator::at(std::size_t offset) const {
+  if (auto it = resolved_.find(offset); it != resolved_.end()) return it->second;
+  // Not asked for up front: the nearest resolved position before it is the best answer there is.
+  auto it = resolved_.upper_bound(offset);
+  if (it == resolved_.begin()) return {1, 1, offset};
+  Position p = std::prev(it)->second;
+  p.offset = offset;
+  return p;
+}
+
+std::string TextLocator::lineText(std::size_t offset) const {
+  auto it = lineOfOffset_.find(offset);
+  if (it == lineOfOffset_.end()) return {};
+  auto line = lines_.find(it->second);
+  return line == lines_.end() ? std::string() : line->second;
+}
+
+TextLocator locate(std::string_view text, std::vector<std::size_t> offsets, const std::vector<std::size_t>& wantLines) {
+  TextLocator locator(std::move(offsets), wantLines);
+  locator.feed(text);
+  locator.finish();
+  return locator;
+}
+
+}  // namespace dsls::cli

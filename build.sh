@@ -30,11 +30,11 @@ case $verb in
     ;;
   test)
     scripts/install-deps.sh test
-    configure_and_build build
+    configure_and_build build -DDSLS_WERROR=ON
     (cd build && ctest --output-on-failure -j"$jobs")
     # The same units, transcripts, corpus and command-line tests under ASan+UBSan.
     # -O1 -g1 keeps the sanitizer build quick to compile and its reports readable.
-    configure_and_build build-asan -DDSLS_SANITIZE=ON -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g1"
+    configure_and_build build-asan -DDSLS_SANITIZE=ON -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g1" -DDSLS_WERROR=ON
     (cd build-asan && ctest --output-on-failure -j"$jobs" -L 'unit|transcript|corpus|cli')
     tests/robustness/tsan.sh
     tests/fuzz/run.sh "${DSLS_FUZZ_SECONDS:-10}"

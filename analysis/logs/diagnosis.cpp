@@ -286,7 +286,7 @@ std::string timingNote(const Accumulator& root, const WatchdogAnalysis& w) {
   if (!root.firstTime || !w.firstTime || w.timeoutMs <= 0) return {};
   const double gap = *w.firstTime - *root.firstTime;
   if (gap <= 0) return {};
-  const double timeout = w.timeoutMs / 1000.0;
+  const double timeout = static_cast<double>(w.timeoutMs) / 1000.0;  // milliseconds: exact in a double
   std::string note = fmt::format("The first timeout was logged about {} after the last timestamp before the "
                                  "initiating failure; the process-group timeout is {}",
                                  formatDuration(gap), formatDuration(timeout));
@@ -503,7 +503,7 @@ LogReport diagnose(State& s) {
       if (w.timeoutMs > 0)
         notes.push_back(fmt::format("The timeout is {} ms ({}); the waiting collective started about that long before "
                                     "each line.",
-                                    w.timeoutMs, formatDuration(w.timeoutMs / 1000.0)));
+                                    w.timeoutMs, formatDuration(static_cast<double>(w.timeoutMs) / 1000.0)));
       if (w.skew) notes.push_back("The ranks are not waiting in the same collective: " + w.skewText + ".");
       else if (w.groups.size() == 1 && w.timeoutRanks.size() > 1)
         notes.push_back(fmt::format("All of them wait in the same collective ({}){}.",

@@ -114,8 +114,8 @@ RE2::Options patternOptions() {
 
 }  // namespace
 
-std::string_view FpMatch::firstOf(int from, int to) const {
-  for (int i = from; i < to && i < groupCount; ++i)
+std::string_view FpMatch::firstOf(std::size_t from, std::size_t to) const {
+  for (std::size_t i = from; i < to && i < groupCount; ++i)
     if (groups[i].data() != nullptr) return groups[i];
   return {};
 }
@@ -145,19 +145,20 @@ struct FingerprintMatcher::Impl {
 
   void capture(std::size_t index, std::string_view message, std::vector<FpMatch>& out) const {
     const RE2& re = *regexes[index];
-    const int n = re.NumberOfCapturingGroups();
+    // RE2 counts groups in int; never negative, and at most kMaxGroups (checked when compiled).
+    const auto n = static_cast<std::size_t>(re.NumberOfCapturingGroups());
     std::array<re2::StringPiece, kMaxGroups> pieces{};
     std::array<RE2::Arg, kMaxGroups> args;
     std::array<const RE2::Arg*, kMaxGroups> argPtrs{};
-    for (int i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
       args[i] = RE2::Arg(&pieces[i]);
       argPtrs[i] = &args[i];
     }
-    if (!RE2::PartialMatchN(re2::StringPiece(message.data(), message.size()), re, argPtrs.data(), n)) return;
+    if (!RE2::PartialMatchN(re2::StringPiece(message.data(), message.size()), re, argPtrs.data(), static_cast<int>(n))) return;
     FpMatch m;
     m.kind = kinds[index];
     m.groupCount = n;
-    for (int i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < n; ++i)
       m.groups[i] = pieces[i].data() ? std::string_view(pieces[i].data(), pieces[i].size()) : std::string_view{};
     out.push_back(m);
   }

@@ -41,9 +41,9 @@ constexpr int kMaxGroups = 8;
 struct FpMatch {
   Fp kind = Fp::Count;
   std::array<std::string_view, kMaxGroups> groups{};  // empty view = group did not participate
-  int groupCount = 0;
+  std::size_t groupCount = 0;
   // First non-empty group among [from, to), handy for alternations.
-  std::string_view firstOf(int from, int to) const;
+  std::string_view firstOf(std::size_t from, std::size_t to) const;
 };
 
 class FingerprintMatcher {

@@ -11,7 +11,8 @@ std::string pathToUriReference(const std::string& path) {
   if (!path.empty() && path.front() == '/') return protocol::pathToUri(path);
   static const char* hex = "0123456789ABCDEF";
   std::string out;
-  for (unsigned char c : path) {
+  for (const char ch : path) {
+    const auto c = static_cast<unsigned char>(ch);  // a byte, for isalnum and the hex digits
     if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
       out += static_cast<char>(c);
     } else {

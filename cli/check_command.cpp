@@ -46,7 +46,7 @@ void count(const FileReport& r, Summary& s) {
   if (r.written) ++s.filesWritten;
   for (const auto& f : r.findings) {
     ++s.findings;
-    ++s.bySeverity[static_cast<int>(f.severity) - 1];
+    ++s.bySeverity[static_cast<std::size_t>(f.severity) - 1];
     if (hasSafeFix(f)) ++s.fixable;
     if (static_cast<int>(f.severity) <= static_cast<int>(s.failOn)) s.failed = true;
   }

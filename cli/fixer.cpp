@@ -74,7 +74,9 @@ bool writeFileAtomically(const std::string& path, std::string_view content, std:
     error = std::strerror(errno);
     return false;
   }
-  std::string temp = (target.parent_path() / ("." + target.filename().string() + ".dsls-XXXXXX")).string();
+  // Appended, not "..." + std::string: that trips GCC 12's -Wrestrict false positive (PR 105329).
+  std::string temp =
+      (target.parent_path() / std::string(".").append(target.filename().string()).append(".dsls-XXXXXX")).string();
   int fd = ::mkstemp(temp.data());
   if (fd < 0) {
     error = std::string("cannot create a temporary file next to it: ") + std::strerror(errno);

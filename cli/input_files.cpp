@@ -58,7 +58,8 @@ std::string displayPath(const std::string& path) {
   if (path.empty() || path == "-") return path;
   std::string p = fs::path(path).lexically_normal().generic_string();
   while (p.size() > 1 && p.ends_with("/")) p.pop_back();
-  if (p.empty()) p = ".";
+  // Not p = ".": GCC 12 reports a false -Wrestrict (PR 105329) for that assignment.
+  if (p.empty()) return ".";
   return p;
 }
 

@@ -9,7 +9,8 @@ namespace dsls::cli {
 std::string pathToUriReference(const std::string& path) {
   static const char* hex = "0123456789ABCDEF";
   std::string out = !path.empty() && path.front() == '/' ? "file://" : "";
-  for (unsigned char c : path) {
+  for (const char ch : path) {
+    const auto c = static_cast<unsigned char>(ch);  // a byte, for isalnum and the hex digits
     if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
       out += static_cast<char>(c);
     } else {

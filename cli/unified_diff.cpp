@@ -36,7 +36,11 @@ std::vector<Step> editScript(const std::vector<std::string_view>& a, const std::
   const long n = static_cast<long>(a.size() - prefix - suffix), m = static_cast<long>(b.size() - prefix - suffix);
   const long max = n + m;
   const long offset = max + 1;
-  std::vector<long> v(2 * max + 2, 0);
+  std::vector<long> v(static_cast<std::size_t>(2 * max + 2), 0);
+  long* const vk = v.data() + offset;  // vk[k]: the x reached on diagonal k, -max <= k <= max
+  // The trimmed middles, indexed by the signed x and y of the search.
+  const std::string_view* const midA = a.data() + prefix;
+  const std::string_view* const midB = b.data() + prefix;
   // trace[d] keeps v for diagonals -d..d as it was before round d: O(D^2) memory, not O((N+M)D).
   std::vector<std::vector<long>> trace;
   auto snapshot = [&](long d) {
@@ -46,11 +50,10 @@ std::vector<Step> editScript(const std::vector<std::string_view>& a, const std::
   for (long d = 0; d <= max && found < 0; ++d) {
     trace.push_back(snapshot(d));
     for (long k = -d; k <= d; k += 2) {
-      long x = (k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1])) ? v[offset + k + 1]
-                                                                             : v[offset + k - 1] + 1;
+      long x = (k == -d || (k != d && vk[k - 1] < vk[k + 1])) ? vk[k + 1] : vk[k - 1] + 1;
       long y = x - k;
-      while (x < n && y < m && a[prefix + x] == b[prefix + y]) ++x, ++y;
-      v[offset + k] = x;
+      while (x < n && y < m && midA[x] == midB[y]) ++x, ++y;
+      vk[k] = x;
       if (x >= n && y >= m) {
         found = d;
         break;
@@ -59,24 +62,28 @@ std::vector<Step> editScript(const std::vector<std::string_view>& a, const std::
   }
   // Walk the trace backwards into steps over the trimmed middle.
   std::vector<Step> middle;
+  // x and y never go below 0 here.
+  auto step = [&](Op op, long sx, long sy) {
+    middle.push_back({op, prefix + static_cast<std::size_t>(sx), prefix + static_cast<std::size_t>(sy)});
+  };
   long x = n, y = m;
   for (long d = found; d > 0; --d) {
-    const std::vector<long>& pv = trace[d];
-    auto at = [&](long k) { return pv[k + d]; };
+    const std::vector<long>& pv = trace[static_cast<std::size_t>(d)];
+    auto at = [&](long k) { return pv[static_cast<std::size_t>(k + d)]; };
     long k = x - y;
     long prevK = (k == -d || (k != d && at(k - 1) < at(k + 1))) ? k + 1 : k - 1;
     long prevX = at(prevK);
     long prevY = prevX - prevK;
     while (x > prevX && y > prevY) {
       --x, --y;
-      middle.push_back({Op::Keep, prefix + x, prefix + y});
+      step(Op::Keep, x, y);
     }
-    if (x == prevX) middle.push_back({Op::Add, prefix + x, prefix + --y});
-    else middle.push_back({Op::Remove, prefix + --x, prefix + y});
+    if (x == prevX) step(Op::Add, x, --y);
+    else step(Op::Remove, --x, y);
   }
   while (x > 0 && y > 0) {
     --x, --y;
-    middle.push_back({Op::Keep, prefix + x, prefix + y});
+    step(Op::Keep, x, y);
   }
   std::vector<Step> steps;
   for (std::size_t i = 0; i < prefix; ++i) steps.push_back({Op::Keep, i, i});

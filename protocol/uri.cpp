@@ -49,7 +49,8 @@ std::optional<std::string> uriToPath(std::string_view uri) {
 std::string pathToUri(std::string_view path) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out = "file://";
-  for (unsigned char c : path) {
+  for (const char ch : path) {
+    const auto c = static_cast<unsigned char>(ch);  // a byte, for isalnum and the hex digits
     if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
       out.push_back(static_cast<char>(c));
     } else {

@@ -72,7 +72,9 @@ void readTable(const toml::table& table, ProjectSettings& out) {
       for (const auto& [code, level] : *rules) {
         auto word = stringValue(level);
         auto parsed = word ? parseRuleLevel(*word) : std::nullopt;
-        if (!parsed) problem("." + std::string(code.str()) + " must be off, error, warning, information or hint");
+        // Appended, not "." + std::string: that trips GCC 12's -Wrestrict false positive (PR 105329).
+        if (!parsed)
+          problem(std::string(".").append(code.str()).append(" must be off, error, warning, information or hint"));
         else out.rules[std::string(code.str())] = *parsed;
       }
     } else {

@@ -12,7 +12,8 @@ TextEdit replaceValue(const json::Member& member, std::string newValueText) {
 }
 
 TextEdit renameKey(const json::Member& member, std::string_view newKey) {
-  return {member.keyRange, "\"" + std::string(newKey) + "\""};
+  // Appended, not "..." + std::string: that trips GCC 12's -Wrestrict false positive (PR 105329).
+  return {member.keyRange, std::string("\"").append(newKey).append("\"")};
 }
 
 namespace {
@@ -57,7 +58,7 @@ std::size_t endOfLineTrivia(std::string_view text, std::size_t i) {
 
 std::vector<TextEdit> insertMember(std::string_view text, const json::Node& object, std::string_view key,
                                    std::string_view valueText) {
-  std::string member = "\"" + std::string(key) + "\": " + std::string(valueText);
+  std::string member = std::string("\"").append(key).append("\": ").append(valueText);
   const TextRange body = object.range;  // from '{' to '}' inclusive
   if (object.members.empty()) {
     std::size_t open = body.begin + 1;
@@ -66,7 +67,7 @@ std::vector<TextEdit> insertMember(std::string_view text, const json::Node& obje
     // A multi-line empty object: indent one level deeper than the line holding '{'.
     std::string_view outer = lineIndentBefore(text, body.begin);
     std::string unit = outer.find('\t') != std::string_view::npos ? "\t" : "  ";
-    return {{{open, open}, "\n" + std::string(outer) + unit + member}};
+    return {{{open, open}, std::string("\n").append(outer).append(unit).append(member)}};
   }
 
   const json::Member& last = object.members.back();

@@ -64,7 +64,11 @@ class Parser {
   }
   [[gnu::noinline]] void error(TextRange range, const char* before, std::string_view source, const char* after,
                                bool hjsonAccepts = false) {
-    errors_.add(range, before + quoteSource(source) + after, hjsonAccepts);
+    // Appended piece by piece: `before + std::string` trips GCC 12's -Wrestrict false positive (PR 105329).
+    std::string message = before;
+    message += quoteSource(source);
+    message += after;
+    errors_.add(range, std::move(message), hjsonAccepts);
   }
 
   void reportInvalidUtf8() {
@@ -208,12 +212,14 @@ class Parser {
     n.string = utf8::sanitized(word);
     const char c = word.front();
     if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') {
-      errors_.add(t.range(), "'" + quoteSource(word) + "' is not a valid JSON number");
+      error(t.range(), "'", word, "' is not a valid JSON number");
     } else if (word == "True" || word == "False" || word == "None") {
-      const char* json = word == "True" ? "true" : word == "False" ? "false" : "null";
-      errors_.add(t.range(), "'" + std::string(word) + "' is not a JSON value; JSON spells it " + json);
+      const char* spelling = word == "True"    ? "' is not a JSON value; JSON spells it true"
+                             : word == "False" ? "' is not a JSON value; JSON spells it false"
+                                               : "' is not a JSON value; JSON spells it null";
+      error(t.range(), "'", word, spelling);
     } else {
-      errors_.add(t.range(), "'" + quoteSource(word) + "' is not a JSON value; text values need double quotes");
+      error(t.range(), "'", word, "' is not a JSON value; text values need double quotes");
     }
   }
 
@@ -456,7 +462,7 @@ class Parser {
         return "the end of the text";
       case TokenType::String:
       case TokenType::Word:
-        return "'" + quoteSource(text_.substr(t.begin, t.end - t.begin)) + "'";
+        return std::string("'").append(quoteSource(text_.substr(t.begin, t.end - t.begin))).append("'");
       default:
         return std::string("'") + text_[t.begin] + "'";
     }

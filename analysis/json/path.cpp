@@ -11,6 +11,7 @@ std::string joinPath(const std::vector<std::string>& parts) {
   return out;
 }
 
-std::string indexPart(std::size_t index) { return "[" + std::to_string(index) + "]"; }
+// Appended, not "[" + std::string: that trips GCC 12's -Wrestrict false positive (PR 105329).
+std::string indexPart(std::size_t index) { return std::string("[").append(std::to_string(index)).append("]"); }
 
 }  // namespace dsls::json

@@ -80,7 +80,7 @@ std::string LogReport::timelineSvg() const {
 
   for (std::size_t i = 0; i < rows; ++i) {
     const RankTimeline& row = timeline[i];
-    const double y = kTop + i * kRowHeight + kRowHeight / 2.0;
+    const double y = kTop + static_cast<double>(i) * kRowHeight + kRowHeight / 2.0;
     if (row.highlighted)
       svg += fmt::format(R"(<rect x="0" y="{:.1f}" width="{}" height="{}" fill="#fdecea"/>)", y - kRowHeight / 2.0,
                          kWidth, kRowHeight);

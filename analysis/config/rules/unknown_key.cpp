@@ -52,7 +52,7 @@ std::string quotedList(const std::vector<std::string_view>& names) {
   std::string s;
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (i) s += i + 1 == names.size() ? " or " : ", ";
-    s += "\"" + std::string(names[i]) + "\"";
+    s.append("\"").append(names[i]).append("\"");
   }
   return s;
 }

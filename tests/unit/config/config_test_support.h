@@ -51,7 +51,7 @@ inline const char* severityName(analysis::Severity s) {
 }
 
 inline std::string trim(std::string s) {
-  auto blank = [](unsigned char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
   while (!s.empty() && blank(s.back())) s.pop_back();
   std::size_t i = 0;
   while (i < s.size() && blank(s[i])) ++i;

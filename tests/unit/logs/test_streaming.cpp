@@ -40,9 +40,12 @@ class TrickleBuf : public std::streambuf {
   std::string buf_;
 };
 
+// Sizes here are far below 2^53, so the conversion is exact.
+double megabytes(std::size_t bytes) { return static_cast<double>(bytes) / 1e6; }
+
 std::string cleanLine(std::size_t i) {
   switch (i % 4) {
-    case 0: return fmt::format("{{'loss': {:.4f}, 'grad_norm': {:.3f}, 'learning_rate': 2e-05, 'epoch': {:.3f}}}", 2.0 - (i % 1000) * 1e-3, 0.5 + (i % 7) * 0.01, i * 1e-6);
+    case 0: return fmt::format("{{'loss': {:.4f}, 'grad_norm': {:.3f}, 'learning_rate': 2e-05, 'epoch': {:.3f}}}", 2.0 - static_cast<double>(i % 1000) * 1e-3, 0.5 + static_cast<double>(i % 7) * 0.01, static_cast<double>(i) * 1e-6);
     case 1: return fmt::format("[2024-05-01 10:{:02}:{:02},000] [INFO] [logging.py:96:log_dist] [Rank 0] step={}, skipped=0, lr=[2e-05], mom=[(0.9, 0.999)]", i / 60 % 60, i % 60, i);
     case 2: return fmt::format("worker-{}: [2024-05-01 10:00:00,000] [INFO] [engine.py:1900:step] rank {} micro step {} done in {} ms", i % 8 / 4, i % 8, i, 120 + i % 13);
     default: return fmt::format("gpu-node-{}:1234:1250 [{}] NCCL INFO Channel {:02}/02 :    0   1   2   3   4   5   6   7", i % 2, i % 8, i % 32);
@@ -88,7 +91,7 @@ TEST_CASE("analyzeStream over odd-sized reads equals analyzeText") {
     for (std::size_t p = text.find('\n'); p != std::string::npos; p = text.find('\n', p + 3)) text.replace(p, 1, "\r\n");
     return analyzeText(text);
   }();
-  for (std::size_t step : {1, 3, 4096}) {
+  for (std::size_t step : {1u, 3u, 4096u}) {
     TrickleBuf buf(text, step);
     std::istream in(&buf);
     const LogReport got = analyzeStream(in);
@@ -173,7 +176,7 @@ TEST_CASE("throughput on a generated log (20 MB; the 200 MB run is the skipped c
   const auto t0 = std::chrono::steady_clock::now();
   const LogReport r = analyzeText(text);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  MESSAGE(fmt::format("analyzeText: {:.1f} MB in {:.3f} s = {:.0f} MB/s", text.size() / 1e6, s, text.size() / 1e6 / s));
+  MESSAGE(fmt::format("analyzeText: {:.1f} MB in {:.3f} s = {:.0f} MB/s", megabytes(text.size()), s, megabytes(text.size()) / s));
   CHECK(r.findings.empty());
   CHECK(r.bytesRead + 1 == text.size());
 }
@@ -189,13 +192,13 @@ TEST_CASE("throughput on a generated ~200 MB log with a failure near the end" * 
   auto t0 = std::chrono::steady_clock::now();
   const LogReport r = analyzeText(text);
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  MESSAGE(fmt::format("analyzeText: {:.1f} MB in {:.2f} s = {:.0f} MB/s", text.size() / 1e6, s, text.size() / 1e6 / s));
+  MESSAGE(fmt::format("analyzeText: {:.1f} MB in {:.2f} s = {:.0f} MB/s", megabytes(text.size()), s, megabytes(text.size()) / s));
   REQUIRE(r.initiatingFinding());
   CHECK(r.initiatingFinding()->initiatingRank == 5);
   std::istringstream in(std::move(text));
   t0 = std::chrono::steady_clock::now();
   const LogReport r2 = analyzeStream(in);
   s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  MESSAGE(fmt::format("analyzeStream: {:.2f} s = {:.0f} MB/s", s, r2.bytesRead / 1e6 / s));
+  MESSAGE(fmt::format("analyzeStream: {:.2f} s = {:.0f} MB/s", s, megabytes(r2.bytesRead) / s));
   CHECK(r2.toJson() == r.toJson());
 }

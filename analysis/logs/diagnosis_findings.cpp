@@ -101,7 +101,7 @@ std::vector<std::string> timeoutNotes(const State& s, const RootChoice& root, co
   if (w.timeoutMs > 0)
     notes.push_back(fmt::format("The timeout is {} ms ({}); the waiting collective started about that long before "
                                 "each line.",
-                                w.timeoutMs, formatDuration(w.timeoutMs / 1000.0)));
+                                w.timeoutMs, formatDuration(static_cast<double>(w.timeoutMs) / 1000.0)));
   if (w.skew) notes.push_back("The ranks are not waiting in the same collective: " + w.skewText + ".");
   else if (w.groups.size() == 1 && w.timeoutRanks.size() > 1)
     notes.push_back(fmt::format("All of them wait in the same collective ({}){}.",

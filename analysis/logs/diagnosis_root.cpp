@@ -90,7 +90,7 @@ std::string timingNote(const Accumulator& root, const WatchdogAnalysis& w) {
   if (!root.firstTime || !w.firstTime || w.timeoutMs <= 0) return {};
   const double gap = *w.firstTime - *root.firstTime;
   if (gap <= 0) return {};
-  const double timeout = w.timeoutMs / 1000.0;
+  const double timeout = static_cast<double>(w.timeoutMs) / 1000.0;
   std::string note = fmt::format("The first timeout was logged about {} after the last timestamp before the "
                                  "initiating failure; the process-group timeout is {}",
                                  formatDuration(gap), formatDuration(timeout));

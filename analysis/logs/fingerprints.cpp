@@ -87,19 +87,20 @@ struct FingerprintMatcher::Impl {
 
   void capture(std::size_t index, std::string_view message, std::vector<FpMatch>& out) const {
     const RE2& re = *regexes[index];
-    const int n = re.NumberOfCapturingGroups();
+    // RE2 counts groups as int; the table's patterns have at most kMaxGroups (checked at construction).
+    const auto n = static_cast<std::size_t>(re.NumberOfCapturingGroups());
     std::array<re2::StringPiece, kMaxGroups> pieces{};
     std::array<RE2::Arg, kMaxGroups> args;
     std::array<const RE2::Arg*, kMaxGroups> argPtrs{};
-    for (int i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
       args[i] = RE2::Arg(&pieces[i]);
       argPtrs[i] = &args[i];
     }
-    if (!RE2::PartialMatchN(re2::StringPiece(message.data(), message.size()), re, argPtrs.data(), n)) return;
+    if (!RE2::PartialMatchN(re2::StringPiece(message.data(), message.size()), re, argPtrs.data(), static_cast<int>(n))) return;
     FpMatch m;
     m.kind = kinds[index];
     m.names = &groupNames[index];
-    for (int i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < n; ++i)
       m.values[i] = pieces[i].data() ? std::string_view(pieces[i].data(), pieces[i].size()) : std::string_view{};
     out.push_back(m);
   }

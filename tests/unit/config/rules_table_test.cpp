@@ -114,7 +114,7 @@ TEST_CASE("no source file spells a rule code outside rules.inc") {
       REQUIRE(text.has_value());
       std::string code = withoutLineComments(*text);
       for (const auto& rule : config::configRules()) {
-        std::string literal = "\"" + std::string(rule.code) + "\"";
+        std::string literal = std::string(1, '"').append(rule.code).append(1, '"');
         CHECK_MESSAGE(code.find(literal) == std::string::npos,
                       fs::relative(p, kSourceDir).string() << " spells " << literal << "; use RuleId and ruleCode()");
       }

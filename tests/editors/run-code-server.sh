@@ -18,21 +18,8 @@ command -v rg >/dev/null || skip "ripgrep is needed to install code-server offli
 vsix="$work/dsls.vsix"
 [[ -f $vsix ]] || { echo "$vsix is missing: the editors.vscode-extension test makes it" >&2; exit 1; }
 
-bash "$here/lib/npm-ci.sh" "$here" --ignore-scripts
-
-# code-server's install: native modules are built (build-essential, libkrb5-dev,
-# libxkbfile-dev, libsecret-1-dev, libx11-dev); its ripgrep download is served from
-# the cache it checks first, filled with Debian's rg.
+# code-server itself is installed by install-code-server.sh (the editors_code_server fixture).
 scratch="$work/code-server"
-mkdir -p "$scratch/tmp"
-rgcache="$scratch/tmp/vscode-ripgrep-cache-1.15.11"
-if [[ ! -f $rgcache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz ]]; then
-  mkdir -p "$rgcache" "$scratch/rg" && cp "$(command -v rg)" "$scratch/rg/rg"
-  tar -czf "$rgcache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" -C "$scratch/rg" rg
-fi
-TMPDIR="$scratch/tmp" npm_config_unsafe_perm=true npm_config_yes=true \
-  npm_config_dangerously_allow_all_scripts=true \
-  bash "$here/lib/npm-ci.sh" "$here/code-server"
 code_server="$here/code-server/node_modules/.bin/code-server"
 
 # A fresh profile per run, all state kept under the scratch folder.

@@ -8,12 +8,7 @@
 set -euo pipefail
 dsls=$1; work=$2
 here=$(cd "$(dirname "$0")" && pwd)
-chromium=${CHROMIUM:-/usr/bin/chromium}
-skip() { echo "*** SKIPPED: $* ***" >&2; exit 77; }
-command -v node >/dev/null && command -v npm >/dev/null || skip "node and npm are needed (scripts/install-deps.sh test)"
-[[ -x $chromium ]] || skip "Chromium is not installed at $chromium (Debian package chromium)"
-command -v rg >/dev/null || skip "ripgrep is needed to install code-server offline (Debian package ripgrep)"
-[[ $(node -p 'process.versions.node.split(".")[0]') == 20 ]] || skip "code-server 4.100.3 needs Node 20, found $(node --version)"
+source "$here/lib/code-server-requirements.sh"
 [[ -x $dsls ]] || { echo "dsls binary not found at $dsls" >&2; exit 1; }
 vsix="$work/dsls.vsix"
 [[ -f $vsix ]] || { echo "$vsix is missing: the editors.vscode-extension test makes it" >&2; exit 1; }

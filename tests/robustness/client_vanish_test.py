@@ -150,6 +150,16 @@ def case_stdin_busy(dsls):
     return s.proc.returncode, seconds, s.stderr_tail()
 
 
+def exit_after_stdout_closed(s, t):
+    """The server's exit (within 1 s of t) once its stdout has been closed; then its stdin goes too."""
+    result = s.wait_exit(t, 1)
+    try:
+        os.close(s.stdin_w)
+    except OSError:
+        pass
+    return result
+
+
 def case_stdout_idle(dsls):
     s = Server(dsls)
     s.initialize()
@@ -157,12 +167,7 @@ def case_stdout_idle(dsls):
     t = time.perf_counter()
     s.send({"jsonrpc": "2.0", "id": 5, "method": "workspace/executeCommand",
             "params": {"command": "dsls.diagnoseText", "arguments": [{"text": "hello"}]}})
-    result = s.wait_exit(t, 1)
-    try:
-        os.close(s.stdin_w)
-    except OSError:
-        pass
-    return result
+    return exit_after_stdout_closed(s, t)
 
 
 def case_stdout_mid_write(dsls):
@@ -183,12 +188,7 @@ def case_stdout_mid_write(dsls):
     time.sleep(0.2)  # let the queue fill behind the blocked write
     os.close(s.stdout_r)
     t = time.perf_counter()
-    result = s.wait_exit(t, 1)
-    try:
-        os.close(s.stdin_w)
-    except OSError:
-        pass
-    return result
+    return exit_after_stdout_closed(s, t)
 
 
 CLIENT = """

@@ -1,21 +1,18 @@
-// Owns the dsls process: starts it over stdio, restarts it after a crash,
-// forwards settings, and runs server commands for the diagnose commands.
+// Owns the dsls process: starts it over stdio (vscode-languageclient restarts it after a
+// crash, up to its own limit), forwards settings, and runs server commands for the diagnose
+// commands.
 import * as fs from 'fs';
 import * as os from 'os';
 import * as vscode from 'vscode';
 import {
-  CloseAction,
   ConfigurationParams,
   DidChangeConfigurationNotification,
-  ErrorAction,
   ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
-  Message,
   ServerOptions,
   TransportKind,
 } from 'vscode-languageclient/node';
-import { RestartPolicy } from './restartPolicy';
 import { buildDocumentSelector } from './selector';
 import { resolveServerPath } from './serverPath';
 import { toServerSettings, ServerSettings, defaultConfigGlobs } from './settings';
@@ -52,7 +49,6 @@ function isDslsSection(name: string | undefined): boolean {
 export class DslsClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private starting: Promise<LanguageClient> | undefined;
-  private readonly restartPolicy = new RestartPolicy();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -107,20 +103,6 @@ export class DslsClient implements vscode.Disposable {
       outputChannel: this.output,
       diagnosticCollectionName: 'dsls',
       markdown: { isTrusted: false, supportHtml: false },
-      errorHandler: {
-        error: (_error: Error, _message: Message | undefined, count: number | undefined) => ({
-          action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown,
-        }),
-        closed: () => {
-          if (this.restartPolicy.shouldRestart()) {
-            this.output.warn('dsls exited unexpectedly; restarting it.');
-            return { action: CloseAction.Restart, handled: true };
-          }
-          const message = `dsls exited ${this.restartPolicy.recentCrashes} times in the last 3 minutes and will not be restarted. Use "DeepSpeed: Restart Language Server" after fixing the cause; details are in the output.`;
-          this.output.error(message);
-          return { action: CloseAction.DoNotRestart, message };
-        },
-      },
       middleware: {
         workspace: {
           configuration: async (params: ConfigurationParams, token, next) => {
@@ -140,7 +122,6 @@ export class DslsClient implements vscode.Disposable {
   }
 
   async restart(): Promise<void> {
-    this.restartPolicy.reset();
     const old = this.client;
     this.client = undefined;
     if (old) {

@@ -29,27 +29,28 @@ void from_json(const Json& j, ContentChange& c) {
 
 namespace {
 
-bool flag(const Json& root, std::initializer_list<const char*> path) {
+// The value at `path` (object keys), or nullptr when a step is missing or not an object.
+const Json* at(const Json& root, std::initializer_list<const char*> path) {
   const Json* cur = &root;
   for (const char* key : path) {
-    if (!cur->is_object()) return false;
+    if (!cur->is_object()) return nullptr;
     auto it = cur->find(key);
-    if (it == cur->end()) return false;
+    if (it == cur->end()) return nullptr;
     cur = &*it;
   }
-  return cur->is_boolean() ? cur->get<bool>() : !cur->is_null();
+  return cur;
+}
+
+bool flag(const Json& root, std::initializer_list<const char*> path) {
+  const Json* value = at(root, path);
+  if (!value) return false;
+  return value->is_boolean() ? value->get<bool>() : !value->is_null();
 }
 
 bool contains(const Json& root, std::initializer_list<const char*> path, std::string_view value) {
-  const Json* cur = &root;
-  for (const char* key : path) {
-    if (!cur->is_object()) return false;
-    auto it = cur->find(key);
-    if (it == cur->end()) return false;
-    cur = &*it;
-  }
-  if (!cur->is_array()) return false;
-  return std::any_of(cur->begin(), cur->end(), [&](const Json& v) { return v.is_string() && v == value; });
+  const Json* list = at(root, path);
+  if (!list || !list->is_array()) return false;
+  return std::any_of(list->begin(), list->end(), [&](const Json& v) { return v.is_string() && v == value; });
 }
 
 }  // namespace

@@ -23,12 +23,8 @@ struct RuleContext {
 
 using RuleCheck = void (*)(const RuleContext&, std::vector<analysis::Finding>&);
 
-struct RuleInfo {
-  RuleId id;
-  std::string_view code;        // stable kebab-case, the diagnostic code
-  analysis::Severity severity;  // default severity
-  RuleGroup group;
-  std::string_view summary;  // one line, for `dsls rules` and the docs index
+// A row of rules.inc (code, default severity, group, summary) with its check function.
+struct RuleInfo : RuleRow {
   RuleCheck check;
 };
 

@@ -5,8 +5,7 @@ namespace dsls::config {
 
 const std::vector<RuleInfo>& configRules() {
   static const std::vector<RuleInfo> rules = {
-#define DSLS_RULE(Id, code, severity, group, summary, check) \
-  {RuleId::Id, code, analysis::Severity::severity, RuleGroup::group, summary, check},
+#define DSLS_RULE(Id, code, severity, group, summary, check) {ruleRow(RuleId::Id), check},
 #include "analysis/facts/rules.inc"
   };
   return rules;

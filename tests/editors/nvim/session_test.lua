@@ -342,12 +342,19 @@ step(":DslsDiagnose in a terminal buffer", function()
   -- A terminal wraps long lines at its width; a wide one keeps log lines whole.
   vim.o.columns = 300
   vim.cmd("enew")
-  vim.fn.termopen({ "cat", log_path })
+  local job = vim.fn.termopen({ "cat", log_path })
   local term_buf = vim.api.nvim_get_current_buf()
+  -- The job's exit comes after its output is read; the buffer may still be refreshed a
+  -- moment later, and a narrow terminal hard-wraps lines, so the text is compared unwrapped.
+  local exit_code = vim.fn.jobwait({ job }, 30000)[1]
+  local function unwrapped()
+    return (buffer_string(term_buf):gsub("\n", ""))
+  end
   local shown = vim.wait(10000, function()
-    return buffer_string(term_buf):find("Killing subprocess 4103", 1, true) ~= nil
+    return unwrapped():find("Killing subprocess 4103", 1, true) ~= nil
   end, 50)
-  check("terminal shows the log", shown)
+  check("terminal shows the log", shown, ("job exit %s, window width %d, buffer:\n%s"):format(
+    tostring(exit_code), vim.api.nvim_win_get_width(0), buffer_string(term_buf)))
   local report = report_buffer_after(function()
     -- <Esc> ends Visual mode the way a user does, which sets the '< and '> marks.
     vim.cmd("normal! ggVG\27")

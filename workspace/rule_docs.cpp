@@ -10,7 +10,7 @@ std::string ruleDocsPath(std::string_view code) {
     std::error_code ec;
     fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-      fs::path installed = exe.parent_path().parent_path() / "share" / "dsls" / "docs" / "rules";
+      fs::path installed = exe.parent_path().parent_path() / "share" / "doc" / "dsls" / "rules";
       if (fs::is_directory(installed, ec)) return installed.string();
     }
     return std::string(DSLS_DOCS_DIR) + "/rules";

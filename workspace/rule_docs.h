@@ -6,7 +6,7 @@
 
 namespace dsls::workspace {
 
-// The page of a rule code: <docs>/rules/<code>.md, where <docs> is share/dsls/docs beside an
+// The page of a rule code: <docs>/rules/<code>.md, where <docs> is share/doc/dsls beside an
 // installed binary, else the docs folder of the source tree. Log codes share one page, the
 // failure catalogue (<docs>/rules/../logs/README.md).
 std::string ruleDocsPath(std::string_view code);

@@ -2,6 +2,7 @@
 # The two commands a new machine needs (see README.md):
 #   ./build.sh demo   install what is missing, build, and analyse the bundled example config and log
 #   ./build.sh test   install what is missing, build, and run the whole test suite
+#   ./build.sh package   build the static binary, wheel, .deb and .vsix into dist/ (docs/install.md)
 # Other verbs: build (just build), asan (the suite under ASan+UBSan), tsan (the server under
 # ThreadSanitizer), fuzz [SECONDS] (the libFuzzer targets), bench (benchmarks, rewrites docs/benchmarks.md).
 set -euo pipefail
@@ -18,6 +19,11 @@ use_ccache() {
   export CCACHE_DIR=${CCACHE_DIR:-$PWD/build-ccache} CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
   export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+}
+
+# The release build is the static binary that ships (docs/install.md); the tests run against it.
+release_build() {  # extra cmake args...
+  configure_and_build build -DDSLS_STATIC=ON "$@"
 }
 
 configure_and_build() {  # dir, extra cmake args...
@@ -71,11 +77,11 @@ fuzz_tests() { (cd build-asan && ctest --output-on-failure -j"$jobs" -L fuzz); }
 case $verb in
   build)
     scripts/install-deps.sh build
-    configure_and_build build
+    release_build
     ;;
   demo)
     scripts/install-deps.sh build
-    configure_and_build build
+    release_build
     build/lsp/dsls --version
     # Findings make `dsls check` exit 1; for the demo that is the expected outcome.
     build/lsp/dsls check examples/ || [[ $? == 1 ]]
@@ -85,7 +91,7 @@ case $verb in
     phase "install packages" scripts/install-deps.sh test
     use_ccache
     # Warnings are errors here: a clean build is part of the gate.
-    phase "release build" configure_and_build build -DDSLS_WERROR=ON
+    phase "release build" release_build -DDSLS_WERROR=ON
     phase "release tests" release_tests
     phase "sanitizer build (clang)" sanitizer_build -DDSLS_WERROR=ON \
       -DDSLS_FUZZ_SECONDS="${DSLS_FUZZ_SECONDS:-10}"
@@ -102,6 +108,11 @@ case $verb in
     sanitizer_build -DDSLS_FUZZ_SECONDS="${2:-30}"
     fuzz_tests
     ;;
+  package)
+    scripts/install-deps.sh package
+    release_build
+    packaging/package.sh build dist
+    ;;
   bench)
     scripts/install-deps.sh test
     tests/bench/run.sh "${@:2}"
@@ -112,7 +123,7 @@ case $verb in
     (cd build-asan && ctest --output-on-failure -j"$jobs")
     ;;
   *)
-    echo "usage: $0 [demo|test|build|asan|tsan|fuzz|bench]" >&2
+    echo "usage: $0 [demo|test|build|package|asan|tsan|fuzz|bench]" >&2
     exit 2
     ;;
 esac

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Installs the Debian packages dsls needs and that are missing; does nothing when all are present.
-# Usage: scripts/install-deps.sh [build|test]
-#   build: compiler, CMake and the five libraries (the default)
-#   test:  also the real editor clients and tools the test suite drives
+# Usage: scripts/install-deps.sh [build|test|package]
+#   build:   compiler, CMake and the five libraries (the default)
+#   package: also what packaging/package.sh uses (Python venv, Node for the .vsix, lintian)
+#   test:    also the real editor clients and tools the test suite drives, and the package tools
 set -euo pipefail
 
 profile=${1:-build}
 packages=(build-essential cmake pkg-config git
           nlohmann-json3-dev libboost-dev libre2-dev libfmt-dev doctest-dev libtomlplusplus-dev)
+if [[ $profile == test || $profile == package ]]; then
+  packages+=(python3 python3-venv nodejs npm lintian)
+fi
 if [[ $profile == test ]]; then
-  packages+=(python3 strace neovim emacs-nox elpa-eglot nodejs npm ripgrep
+  packages+=(strace neovim emacs-nox elpa-eglot ripgrep
             elpa-lsp-mode chromium libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev
             clang libclang-rt-dev libbenchmark-dev time ccache)
 fi

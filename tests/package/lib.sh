@@ -1,0 +1,23 @@
+# Shared by the package tests: the artifacts folder written by package.artifacts.
+need_dist() {  # dist-dir
+  if [[ ! -f $1/SHA256SUMS ]]; then
+    echo "*** SKIPPED: $1 has no artifacts (package.artifacts makes them in a static build) ***" >&2
+    exit 77
+  fi
+  (cd "$1" && sha256sum --quiet -c SHA256SUMS) || { echo "the artifacts do not match SHA256SUMS" >&2; exit 1; }
+}
+one() {  # glob: the single file matching it
+  local matches=($1)
+  [[ ${#matches[@]} == 1 && -e ${matches[0]} ]] || { echo "expected one file matching $1, found: ${matches[*]}" >&2; exit 1; }
+  echo "${matches[0]}"
+}
+failures=0
+check() {  # name, command...
+  local name=$1; shift
+  if "$@"; then echo "ok     $name"; else echo "FAILED $name"; failures=$((failures + 1)); fi
+}
+finish() { echo "$failures failed"; ((failures == 0)); }
+zip_read() {  # archive, member: the member's bytes on stdout (no unzip needed)
+  python3 -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' "$1" "$2"
+}
+export -f zip_read  # the checks run it in child shells

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# One version everywhere: CMake's project(VERSION) in `dsls --version`, the server's serverInfo,
+# the wheel, the .deb and the .vsix.
+# Usage: run-versions.sh <dist-dir> <work-dir> <version>
+set -euo pipefail
+dist=$1; work=$2; version=$3
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+need_dist "$dist"
+mkdir -p "$work"
+binary=$(one "$dist/dsls-$version-linux-*[0-9_]")
+check "dsls --version" bash -c "[[ \$('$binary' --version) == 'dsls $version' ]]"
+python3 - "$binary" > "$work/server-version.txt" <<'PY'
+import json, subprocess, sys
+def frame(obj):
+    body = json.dumps(obj).encode()
+    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+session = (frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None, "capabilities": {}}})
+           + frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}) + frame({"jsonrpc": "2.0", "method": "exit"}))
+out = subprocess.run([sys.argv[1], "--stdio"], input=session, capture_output=True, timeout=30).stdout
+header, _, rest = out.partition(b"\r\n\r\n")
+length = int(header.split(b":")[1])
+print(json.loads(rest[:length])["result"]["serverInfo"]["version"])
+PY
+check "serverInfo.version" bash -c "[[ \$(cat '$work/server-version.txt') == '$version' ]]"
+wheel=$(one "$dist/dsls-$version-py3-none-manylinux_2_17_*.whl")
+check "the wheel's METADATA" bash -c "zip_read '$wheel' 'dsls-$version.dist-info/METADATA' | grep -qx 'Version: $version'"
+deb=$(one "$dist/dsls_${version}_*.deb")
+check "the .deb's Version" bash -c "[[ \$(dpkg-deb -f '$deb' Version) == '$version' ]]"
+vsix=$(one "$dist/dsls-$version-linux-*.vsix")
+check "the .vsix's package.json" bash -c "zip_read '$vsix' extension/package.json | python3 -c 'import json,sys; sys.exit(json.load(sys.stdin)[\"version\"] != \"$version\")'"
+check "the .vsix carries the same binary" bash -c "cmp <(zip_read '$vsix' extension/bin/dsls) '$binary'"
+finish

@@ -4,7 +4,8 @@
 #   dsls_<version>_<debarch>.deb                /usr/bin/dsls, man page, rule docs (CPack)
 #   dsls-<version>-py3-none-manylinux_2_17_<arch>.whl   the binary as a Python script
 #   dsls-<version>-<platform>.vsix              the VS Code extension carrying the binary
-#   SHA256SUMS
+#   dsls-pre-commit/                            the pre-commit mirror (language: python hooks)
+#   SHA256SUMS                                  (of the files above, not of the mirror)
 # Usage: packaging/package.sh <build-dir> <out-dir>
 # The build dir must be configured with -DDSLS_STATIC=ON and built (./build.sh package does both).
 set -euo pipefail
@@ -55,5 +56,15 @@ else
   echo "package: no node/npm, so no .vsix (scripts/install-deps.sh package installs them)" >&2
 fi
 
-(cd "$out" && sha256sum -- * > SHA256SUMS)
+echo "== pre-commit mirror"
+# The hooks are dsls's own, installed from the wheel instead of taken from PATH.
+mirror=$out/dsls-pre-commit
+mkdir -p "$mirror"
+sed 's/^\(  language:\) system$/\1 python/' "$repo/.pre-commit-hooks.yaml" > "$mirror/.pre-commit-hooks.yaml"
+grep -q '^  language: python$' "$mirror/.pre-commit-hooks.yaml" || fail "no hook of .pre-commit-hooks.yaml became language: python"
+for template in setup.py README.md; do
+  sed "s/@VERSION@/$version/g" "$repo/packaging/pre-commit/$template.in" > "$mirror/$template"
+done
+
+(cd "$out" && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%P\n' | sort | xargs sha256sum -- > SHA256SUMS)
 ls -l "$out" | tail -n +2

@@ -2,7 +2,7 @@
 # Installs the Debian packages dsls needs and that are missing; does nothing when all are present.
 # Usage: scripts/install-deps.sh [build|test|package]
 #   build:   compiler, CMake and the five libraries (the default)
-#   package: also what packaging/package.sh uses (Python venv, Node for the .vsix, lintian)
+#   package: also what packaging/package.sh and its tests use (Python venv, Node, lintian, pre-commit)
 #   test:    also the real editor clients and tools the test suite drives, and the package tools
 set -euo pipefail
 
@@ -10,7 +10,7 @@ profile=${1:-build}
 packages=(build-essential cmake pkg-config git
           nlohmann-json3-dev libboost-dev libre2-dev libfmt-dev doctest-dev libtomlplusplus-dev)
 if [[ $profile == test || $profile == package ]]; then
-  packages+=(python3 python3-venv nodejs npm lintian)
+  packages+=(python3 python3-venv nodejs npm lintian pre-commit)
 fi
 if [[ $profile == test ]]; then
   packages+=(strace neovim emacs-nox elpa-eglot ripgrep

@@ -111,7 +111,16 @@ case $verb in
   package)
     scripts/install-deps.sh package
     release_build
+    rm -rf dist
     packaging/package.sh build dist
+    # The aarch64 artifacts too, where the cross toolchain is installed (install-deps.sh aarch64).
+    if command -v aarch64-linux-gnu-g++ >/dev/null && [[ -f /usr/lib/aarch64-linux-gnu/libre2.a ]]; then
+      configure_and_build build-aarch64 -DCMAKE_TOOLCHAIN_FILE=packaging/aarch64-linux-gnu.cmake \
+        -DDSLS_STATIC=ON -DDSLS_BUILD_TESTS=OFF
+      packaging/package.sh build-aarch64 dist
+    else
+      echo "package: no aarch64 cross toolchain, so x86-64 only (scripts/install-deps.sh aarch64 adds it)" >&2
+    fi
     ;;
   bench)
     scripts/install-deps.sh test

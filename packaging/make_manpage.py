@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the dsls(1) man page (gzip'd, reproducible) from `dsls --help` and `dsls check --help`.
 
-Usage: make_manpage.py DSLS_BINARY OUTPUT.1.gz
+Usage: make_manpage.py DSLS_BINARY OUTPUT.1.gz [EMULATOR]
+(EMULATOR, e.g. qemu-aarch64-static, runs a cross-built binary.)
 The help texts are the one description of the command line; this turns their layout
 (a "usage:" line, "options:" blocks of "  --flag ARG   text" rows, paragraphs) into roff.
 """
@@ -19,8 +20,8 @@ def roff_text(text):
     return "\\&" + text if text[:1] in (".", "'") else text
 
 
-def help_text(binary, *args):
-    done = subprocess.run([binary, *args, "--help"], capture_output=True, text=True, check=True)
+def help_text(command, *args):
+    done = subprocess.run([*command, *args, "--help"], capture_output=True, text=True, check=True)
     return done.stdout.splitlines()
 
 
@@ -55,9 +56,9 @@ def section_body(lines):
     return out
 
 
-def manpage(binary):
-    main = help_text(binary)
-    check = help_text(binary, "check")
+def manpage(command):
+    main = help_text(command)
+    check = help_text(command, "check")
     title = re.match(r"^dsls (\S+): (.*)$", main[0])
     if not title:
         sys.exit(f"unexpected first line of dsls --help: {main[0]!r}")
@@ -79,10 +80,11 @@ def manpage(binary):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
-    binary, output = sys.argv[1:]
-    data = manpage(binary).encode()
+    binary, output = sys.argv[1:3]
+    command = [*sys.argv[3:], binary]
+    data = manpage(command).encode()
     # mtime=0 and no file name keep the archive byte-identical between builds.
     with open(output, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw,
                                                   compresslevel=9, mtime=0) as gz:

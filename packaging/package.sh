@@ -7,7 +7,9 @@
 #   dsls-pre-commit/                            the pre-commit mirror (language: python hooks)
 #   SHA256SUMS                                  (of the files above, not of the mirror)
 # Usage: packaging/package.sh <build-dir> <out-dir>
-# The build dir must be configured with -DDSLS_STATIC=ON and built (./build.sh package does both).
+# The build dir must be configured with -DDSLS_STATIC=ON and built (./build.sh package does both);
+# a cross build (packaging/aarch64-linux-gnu.cmake) adds its artifacts beside the native ones.
+# Each binary is first run on the bundled example (through qemu-user for another machine).
 set -euo pipefail
 build=$(realpath "$1"); out=$(realpath -m "$2")
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,8 +24,8 @@ version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$cache")
 [[ -n $version ]] || fail "no project version in $cache"
 
 case $(readelf -h "$binary" | sed -n 's/^ *Machine: *//p') in
-  *X86-64*) arch=x86_64 debarch=amd64 platform=linux-x64 ;;
-  *AArch64*) arch=aarch64 debarch=arm64 platform=linux-arm64 ;;
+  *X86-64*) arch=x86_64 debarch=amd64 platform=linux-x64 strip=strip ;;
+  *AArch64*) arch=aarch64 debarch=arm64 platform=linux-arm64 strip=aarch64-linux-gnu-strip ;;
   *) fail "no package layout for the machine of $binary" ;;
 esac
 
@@ -33,11 +35,26 @@ ext_version=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["v
 [[ $ext_version == "$version" ]] ||
   fail "editors/vscode/package.json says $ext_version, CMake's project(VERSION) says $version"
 
-rm -rf "$out" && mkdir -p "$out"
-echo "== binary"
+run=()
+if [[ $arch != "$(uname -m)" ]]; then
+  command -v "qemu-$arch-static" >/dev/null || fail "qemu-$arch-static is needed to try the $arch binary (Debian package qemu-user-static)"
+  run=("qemu-$arch-static")
+fi
+
+mkdir -p "$out"
+rm -f "$out"/dsls-"$version"-linux-"$arch" "$out"/dsls_"$version"_"$debarch".deb \
+  "$out"/dsls-"$version"-*_"$arch".whl "$out"/dsls-"$version"-"$platform".vsix
+echo "== binary ($arch)"
 asset=$out/dsls-$version-linux-$arch
 install -m 755 "$binary" "$asset"
-strip "$asset"
+"$strip" "$asset"
+[[ $("${run[@]}" "$asset" --version) == "dsls $version" ]] || fail "$asset --version does not say dsls $version"
+set +e
+"${run[@]}" "$asset" check --isolated --format json --no-log-report "$repo/examples" > "$build/package-smoke.json"
+status=$?
+set -e
+[[ $status == 1 ]] && grep -q '"code": "overlap-comm-race"' "$build/package-smoke.json" ||
+  fail "$asset check examples/ did not report the race (exit $status; $build/package-smoke.json)"
 
 echo "== .deb"
 rm -rf "$build/packages"

@@ -4,6 +4,8 @@
 #   build:   compiler, CMake and the five libraries (the default)
 #   package: also what packaging/package.sh and its tests use (Python venv, Node, lintian, pre-commit)
 #   test:    also the real editor clients and tools the test suite drives, and the package tools
+#   aarch64: the cross toolchain and arm64 libraries for the aarch64 artifacts, and qemu-user to
+#            try them (adds the arm64 architecture to dpkg; ./build.sh package uses them if present)
 set -euo pipefail
 
 profile=${1:-build}
@@ -11,6 +13,10 @@ packages=(build-essential cmake pkg-config git
           nlohmann-json3-dev libboost-dev libre2-dev libfmt-dev doctest-dev libtomlplusplus-dev)
 if [[ $profile == test || $profile == package ]]; then
   packages+=(python3 python3-venv nodejs npm lintian pre-commit)
+fi
+if [[ $profile == aarch64 ]]; then
+  packages+=(g++-aarch64-linux-gnu libre2-dev:arm64 libfmt-dev:arm64 libtomlplusplus-dev:arm64
+             qemu-user-static)
 fi
 if [[ $profile == test ]]; then
   packages+=(strace neovim emacs-nox elpa-eglot ripgrep
@@ -39,5 +45,8 @@ echo "install-deps: installing ${missing[*]}" >&2
 sudo=""
 if [[ $(id -u) != 0 ]]; then sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
+if [[ $profile == aarch64 ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  $sudo dpkg --add-architecture arm64
+fi
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

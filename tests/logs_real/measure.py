@@ -11,7 +11,7 @@ README.md). The figures, and what each one counts:
   no-single-initiator  logs labelled "unknown": the finding says rankScope "unknown" and names no rank
   false ranks          logs labelled null (the text cannot tell) where dsls names a rank anyway
   near-miss alarms     logs labelled with no failure where dsls reports an error
-  not read as a log    corpus files that `dsls check` did not take for a training log
+  not read as a log    logs with a labelled failure that `dsls check` did not take for a training log
 
 Usage:
   measure.py --dsls build/lsp/dsls                 print the table
@@ -50,7 +50,7 @@ FIGURES = [
     ("noSingleInitiatorAccuracy", "\"no single initiator\" right", "ratio"),
     ("falseRanks", "rank named although the text cannot tell", "count"),
     ("nearMissAlarms", "near-miss logs with an error reported", "count"),
-    ("notReadAsLog", "files not read as a training log", "count"),
+    ("notReadAsLog", "failing logs not read as a training log", "count"),
 ]
 
 
@@ -192,7 +192,7 @@ def score(labels, results, modelled):
             rank_ok = False
         if not label["failures"] and res and res["errors"]:
             counts["nearMissAlarms"] += 1
-        if res is None:
+        if res is None and label["failures"]:
             counts["notReadAsLog"] += 1
         rows.append({"name": name, "label": label, "found": sorted(found), "want": want, "hit": hit,
                      "said": said, "rankOk": rank_ok, "read": res is not None})

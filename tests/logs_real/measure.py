@@ -243,6 +243,14 @@ def raised_floors(figures, thresholds):
     return new
 
 
+def write_thresholds(path, thresholds):
+    """One figure a line, in table order, so a raised floor is a one-line diff."""
+    lines = [f'  "about": {json.dumps(thresholds.get("about", ""))}']
+    lines += [f'  "{key}": {json.dumps(thresholds[key])}' for key, _, _ in FIGURES if key in thresholds]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("{\n" + ",\n".join(lines) + "\n}\n")
+
+
 def rank_text(value):
     return "null" if value is None else str(value)
 
@@ -347,8 +355,7 @@ def main():
         print(per_log_rows(rows))
     if args.raise_floors:
         thresholds = raised_floors(figures, thresholds)
-        with open(args.thresholds, "w", encoding="utf-8") as f:
-            f.write(json.dumps(thresholds, indent=2) + "\n")
+        write_thresholds(args.thresholds, thresholds)
         print(f"floors written to {args.thresholds}")
     if args.write:
         write_doc(args.write, figures, rows, unmodelled, thresholds)

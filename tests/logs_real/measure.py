@@ -159,6 +159,13 @@ def named_rank(initiating):
     return initiating.get("initiatingRank")
 
 
+def rank_figure(truth):
+    """The figure a label's initiatingRank counts in; None for null (where naming a rank is false)."""
+    if type(truth) is int:
+        return "rankAccuracy"
+    return {"all": "everyRankAccuracy", "unknown": "noSingleInitiatorAccuracy"}.get(truth)
+
+
 def score(labels, results, modelled):
     rows, tally = [], {k: [0, 0] for k, _, kind in FIGURES if kind == "ratio"}
     counts = {k: 0 for k, _, kind in FIGURES if kind == "count"}
@@ -174,17 +181,9 @@ def score(labels, results, modelled):
         tally["fingerprintRecall"][0] += len(hit)
         tally["fingerprintRecall"][1] += len(want)
         truth, said = label["initiatingRank"], named_rank(res["initiating"] if res else None)
-        rank_ok = None
-        if type(truth) is int:
+        key, rank_ok = rank_figure(truth), None
+        if key:
             rank_ok = said == truth
-            key = "rankAccuracy"
-        elif truth == "all":
-            rank_ok = said == "all"
-            key = "everyRankAccuracy"
-        elif truth == "unknown":
-            rank_ok = said == "unknown"
-            key = "noSingleInitiatorAccuracy"
-        if rank_ok is not None:
             tally[key][0] += int(rank_ok)
             tally[key][1] += 1
         elif type(said) is int:

@@ -67,7 +67,7 @@ python3 "$repo/packaging/make_wheel.py" --binary "$asset" --version "$version" -
 
 echo "== .vsix"
 if bash "$repo/tests/editors/lib/npm-ci.sh" "$repo/editors/vscode" --ignore-scripts; then
-  "$repo/editors/vscode/scripts/package-vsix.sh" "$asset" "$out/dsls-$version-$platform.vsix" \
+  "$repo/editors/vscode/scripts/package-vsix.sh" "$asset" "$out/dsls-$version-$platform.vsix" "$platform" \
     >"$build/package-vsix.log" 2>&1 || { cat "$build/package-vsix.log" >&2; exit 1; }
 else
   echo "package: no node/npm, so no .vsix (scripts/install-deps.sh package installs them)" >&2

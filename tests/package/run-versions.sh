@@ -30,4 +30,13 @@ check "the .deb's Version" bash -c "[[ \$(dpkg-deb -f '$deb' Version) == '$versi
 vsix=$(one "$dist/dsls-$version-linux-*.vsix")
 check "the .vsix's package.json" bash -c "zip_read '$vsix' extension/package.json | python3 -c 'import json,sys; sys.exit(json.load(sys.stdin)[\"version\"] != \"$version\")'"
 check "the .vsix carries the same binary" bash -c "cmp <(zip_read '$vsix' extension/bin/dsls) '$binary'"
+marked_for_its_platform() {  # every .vsix says the platform its name says
+  local vsix platform
+  for vsix in "$dist"/dsls-"$version"-linux-*.vsix; do
+    platform=${vsix##*-$version-}; platform=${platform%.vsix}
+    zip_read "$vsix" extension.vsixmanifest | grep -q "TargetPlatform=\"$platform\"" ||
+      { echo "$vsix is not marked for $platform"; return 1; }
+  done
+}
+check "each .vsix is marked for the platform it is named after" marked_for_its_platform
 finish

@@ -21,3 +21,6 @@ zip_read() {  # archive, member: the member's bytes on stdout (no unzip needed)
   python3 -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' "$1" "$2"
 }
 export -f zip_read  # the checks run it in child shells
+vscode_platform() {  # VS Code's name for this machine's platform
+  case $(uname -m) in x86_64) echo linux-x64 ;; aarch64) echo linux-arm64 ;; *) uname -m ;; esac
+}

@@ -11,7 +11,7 @@ if [[ $(id -u) != 0 ]] || ! command -v chroot >/dev/null; then
   echo "*** SKIPPED: chroot needs root ***" >&2
   exit 77
 fi
-binary=$(one "$dist/dsls-*-linux-*[0-9_]")
+binary=$(one "$dist/dsls-*-linux-$(uname -m)")
 check "ldd calls it not a dynamic executable" bash -c "ldd '$binary' 2>&1 | grep -q 'not a dynamic executable'"
 root=$work/root
 rm -rf "$root" && mkdir -p "$root"

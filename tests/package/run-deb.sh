@@ -7,7 +7,7 @@ dist=$1; work=$2; expected_tags=$3; version=$4
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 need_dist "$dist"
-deb=$(one "$dist/dsls_*.deb")
+deb=$(one "$dist/dsls_*_$(dpkg --print-architecture).deb")
 rm -rf "$work" && mkdir -p "$work"
 root=$work/root
 dpkg-deb -x "$deb" "$root"

@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 need_dist "$dist"
 mkdir -p "$work"
-binary=$(one "$dist/dsls-$version-linux-*[0-9_]")
+binary=$(one "$dist/dsls-$version-linux-$(uname -m)")
 check "dsls --version" bash -c "[[ \$('$binary' --version) == 'dsls $version' ]]"
 python3 - "$binary" > "$work/server-version.txt" <<'PY'
 import json, subprocess, sys
@@ -23,11 +23,11 @@ length = int(header.split(b":")[1])
 print(json.loads(rest[:length])["result"]["serverInfo"]["version"])
 PY
 check "serverInfo.version" bash -c "[[ \$(cat '$work/server-version.txt') == '$version' ]]"
-wheel=$(one "$dist/dsls-$version-py3-none-manylinux_2_17_*.whl")
+wheel=$(one "$dist/dsls-$version-py3-none-manylinux_2_17_$(uname -m).whl")
 check "the wheel's METADATA" bash -c "zip_read '$wheel' 'dsls-$version.dist-info/METADATA' | grep -qx 'Version: $version'"
-deb=$(one "$dist/dsls_${version}_*.deb")
+deb=$(one "$dist/dsls_${version}_$(dpkg --print-architecture).deb")
 check "the .deb's Version" bash -c "[[ \$(dpkg-deb -f '$deb' Version) == '$version' ]]"
-vsix=$(one "$dist/dsls-$version-linux-*.vsix")
+vsix=$(one "$dist/dsls-$version-$(vscode_platform).vsix")
 check "the .vsix's package.json" bash -c "zip_read '$vsix' extension/package.json | python3 -c 'import json,sys; sys.exit(json.load(sys.stdin)[\"version\"] != \"$version\")'"
 check "the .vsix carries the same binary" bash -c "cmp <(zip_read '$vsix' extension/bin/dsls) '$binary'"
 marked_for_its_platform() {  # every .vsix says the platform its name says

@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 need_dist "$dist"
 python3 -c 'import venv, ensurepip' 2>/dev/null || {
   echo "*** SKIPPED: python3 venv is missing (Debian package python3-venv) ***" >&2; exit 77; }
-wheel=$(one "$dist/dsls-*.whl")
+wheel=$(one "$dist/dsls-*_$(uname -m).whl")
 rm -rf "$work" && mkdir -p "$work"
 venv=$work/venv
 python3 -m venv "$venv"

@@ -70,6 +70,7 @@ class Server {
     std::uint64_t analysisGeneration = 0;  // generation `analysis` was computed for (0 = none)
     std::uint64_t inFlightGeneration = 0;  // generation being analysed now (0 = none)
     std::vector<std::function<void(const OpenDocument*)>> waiters;
+    bool sizeNoticeShown = false;  // window/showMessage about a partial analysis, once per open document
   };
 
   // What a document feature gets once the preamble has run: the document with the analysis

@@ -1,5 +1,6 @@
 // Document sync, debounced analysis on the pool, and diagnostics (push and pull).
 #include "analysis/facade/cross_links.h"
+#include "analysis/facade/features.h"
 #include "lsp/server.h"
 #include "lsp/to_lsp.h"
 #include "protocol/uri.h"
@@ -133,6 +134,12 @@ void Server::analysisDone(const std::string& uri, std::uint64_t generation,
   od->analysisGeneration = generation;
   if (od->analysis->config || od->analysis->log) ++linkEpoch_;
   if (!caps_.pullDiagnostics) publishDiagnostics(*od);
+  if (!od->sizeNoticeShown) {
+    if (std::string notice = analysis::sizeNotice(*od->analysis); !notice.empty()) {
+      od->sizeNoticeShown = true;
+      notify("window/showMessage", {{"type", 3}, {"message", notice}});
+    }
+  }
   if (od->analysis->config || od->analysis->log) republishLinked(*od);
   auto waiters = std::move(od->waiters);
   for (auto& w : waiters) w(od);

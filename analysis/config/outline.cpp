@@ -75,24 +75,27 @@ std::vector<SymbolInfo> symbolsOf(const json::Node& node, std::string_view text,
   return out;
 }
 
+// Links to the documentation of catalog keys and sections, and to absolute local paths. The
+// walk goes only into known sections: nothing below an unknown key has documentation.
 void linksOf(const json::Node& node, std::vector<std::string>& path, std::vector<LinkInfo>& out, int depth,
              Budget& budget) {
   if (node.kind != json::Kind::Object || depth > 32) return;
   for (const auto& m : node.members) {
     if (budget.spent()) return;
     --budget.visits;
-    path.push_back(m.key);
+    path.emplace_back(m.key);
     std::string dotted = json::joinPath(path);
+    const catalog::SectionInfo* section = catalog::findSection(dotted);
     if (const catalog::KeyInfo* key = catalog::findKey(dotted); key && !key->docsUrl.empty())
       out.push_back({m.keyRange, std::string(key->docsUrl), "DeepSpeed documentation for " + dotted});
-    else if (const catalog::SectionInfo* s = catalog::findSection(dotted); s && !s->docsUrl.empty())
-      out.push_back({m.keyRange, std::string(s->docsUrl), "DeepSpeed documentation for " + dotted});
+    else if (section && !section->docsUrl.empty())
+      out.push_back({m.keyRange, std::string(section->docsUrl), "DeepSpeed documentation for " + dotted});
     // Local paths (nvme_path, output_path, ...) link to the folder when it is absolute.
     if (m.value.kind == json::Kind::String && m.key.size() > 5 &&
         m.key.compare(m.key.size() - 5, 5, "_path") == 0 && !m.value.string.empty() && m.value.string[0] == '/')
-      out.push_back({m.value.range, "file://" + m.value.string, "Open " + m.value.string});
+      out.push_back({m.value.range, "file://" + std::string(m.value.string), "Open " + std::string(m.value.string)});
     budget.items = analysis::kMaxLinks - std::min(out.size(), analysis::kMaxLinks);
-    linksOf(m.value, path, out, depth + 1, budget);
+    if (section) linksOf(m.value, path, out, depth + 1, budget);
     path.pop_back();
   }
 }

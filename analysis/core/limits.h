@@ -23,6 +23,6 @@ inline constexpr std::size_t kMaxCompletionItems = 500;
 
 // Walks behind inlay hints and links visit at most this many object members, so one
 // request costs a bounded time however large the document.
-inline constexpr std::size_t kMaxWalkedMembers = 100000;
+inline constexpr std::size_t kMaxWalkedMembers = 20000;
 
 }  // namespace dsls::analysis

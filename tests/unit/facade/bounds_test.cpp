@@ -65,11 +65,23 @@ TEST_CASE("a small config keeps its whole outline") {
 
 TEST_CASE("document links stop at their bound") {
   std::string text = "{\"train_batch_size\": 8";
-  for (int i = 0; i < 3000; ++i) text += ", \"s" + std::to_string(i) + "\": {\"output_path\": \"/data/run\"}";
+  for (int i = 0; i < 3000; ++i) text += ", \"s" + std::to_string(i) + "_path\": \"/data/run\"";
   text += "}";
   auto d = analyse(text);
   auto links = analysis::links(*d);
   CHECK(links.size() == analysis::kMaxLinks);
+}
+
+TEST_CASE("document links look inside known sections only") {
+  auto d = analyse("{\"zero_optimization\": {\"offload_param\": {\"nvme_path\": \"/nvme\"}},"
+                   " \"my_tool\": {\"output_path\": \"/out\"}}");
+  bool nvme = false, out = false;
+  for (const auto& l : analysis::links(*d)) {
+    nvme = nvme || l.target == "file:///nvme";
+    out = out || l.target == "file:///out";
+  }
+  CHECK(nvme);
+  CHECK_FALSE(out);
 }
 
 TEST_CASE("inlay hints stop at their bound and skip what is outside the visible range") {

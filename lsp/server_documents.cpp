@@ -22,11 +22,12 @@ Server::OpenDocument* Server::find(const std::string& uri) {
   return it == documents_.end() ? nullptr : &it->second;
 }
 
-void Server::onDidOpen(const protocol::DidOpenParams& params) {
+void Server::onDidOpen(protocol::DidOpenParams params) {
   const std::string& uri = params.uri;
   if (documents_.count(uri)) log_.warn("didOpen for {} which is already open; replacing it", uri);
   OpenDocument od;
-  od.doc = std::make_unique<Document>(uri, params.languageId, params.version, params.text);
+  // The text moves: a document can be tens of MB.
+  od.doc = std::make_unique<Document>(uri, params.languageId, params.version, std::move(params.text));
   od.debounce = std::make_unique<boost::asio::steady_timer>(io_);
   // Replacing keeps pending waiters of the old entry answered rather than lost.
   if (auto* old = find(uri)) {

@@ -29,7 +29,7 @@ void autoHints(const json::Node& node, std::vector<std::string>& path, analysis:
     if (m.range.end < visible.begin) continue;
     if (m.range.begin > visible.end || visits == 0 || out.size() >= analysis::kMaxInlayHints) return;
     --visits;
-    path.push_back(m.key);
+    path.emplace_back(m.key);
     if (m.value.kind == json::Kind::String && m.value.string == "auto" && inside(m.value.range.end, visible)) {
       std::string dotted = json::joinPath(path);
       const catalog::KeyInfo* key = catalog::findKey(dotted);

@@ -13,11 +13,13 @@
 //   members after an early top-level '}' are read into the root object.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <numeric>
 #include <string>
 
 #include "analysis/json/document.h"
 #include "analysis/json/error_sink.h"
-#include "analysis/json/key_index.h"
 #include "analysis/json/lexer.h"
 #include "analysis/json/path.h"
 #include "analysis/json/scalars.h"
@@ -30,7 +32,7 @@ using analysis::TextRange;
 
 // One step of the path from the root to the value being parsed.
 struct PathPart {
-  std::string_view key;  // points at the member's key, alive while its value is parsed
+  std::string_view key;  // the member's key as stored (see Parser::store)
   std::size_t index = 0;
   bool isIndex = false;
 };
@@ -54,6 +56,10 @@ class Parser {
     parseDocument();
     std::stable_sort(doc_.errors.begin(), doc_.errors.end(),
                      [](const SyntaxError& a, const SyntaxError& b) { return a.range.begin < b.range.begin; });
+    std::stable_sort(doc_.duplicates.begin(), doc_.duplicates.end(), [](const DuplicateKey& a, const DuplicateKey& b) {
+      return a.duplicate.begin < b.duplicate.begin;
+    });
+    resolveAddresses();
   }
 
  private:
@@ -69,6 +75,56 @@ class Parser {
     message += quoteSource(source);
     message += after;
     errors_.add(range, std::move(message), hjsonAccepts);
+  }
+
+  // Storage. While parsing, the arenas and the string pool grow and move, so spans and strings
+  // hold indices into them (cast into their pointer fields); resolveAddresses() turns every
+  // index into an address once nothing grows any more.
+  template <typename T>
+  static std::size_t indexOf(const T* stored) {
+    return static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(stored));
+  }
+  template <typename T>
+  static const T* asStored(std::size_t index) {
+    return reinterpret_cast<const T*>(static_cast<std::uintptr_t>(index));
+  }
+
+  std::string_view store(std::string_view decoded) {
+    const std::size_t at = doc_.stringPool.size();
+    doc_.stringPool.insert(doc_.stringPool.end(), decoded.begin(), decoded.end());
+    return {asStored<char>(at), decoded.size()};
+  }
+  // The text of a stored string, valid until the pool grows again.
+  std::string_view pooled(std::string_view stored) const {
+    return {doc_.stringPool.data() + indexOf(stored.data()), stored.size()};
+  }
+
+  // Moves the children of a finished container, the top of `stack` from `from` on, into `arena`.
+  template <typename T>
+  static Span<T> moveToArena(std::vector<T>& stack, std::size_t from, std::vector<T>& arena) {
+    Span<T> span{asStored<T>(arena.size()), stack.size() - from};
+    arena.insert(arena.end(), std::make_move_iterator(stack.begin() + static_cast<std::ptrdiff_t>(from)),
+                 std::make_move_iterator(stack.end()));
+    stack.erase(stack.begin() + static_cast<std::ptrdiff_t>(from), stack.end());
+    // After a huge container, give its room back rather than keep a second copy's worth.
+    constexpr std::size_t kKeptStackBytes = std::size_t{1} << 20;
+    if (stack.capacity() * sizeof(T) > kKeptStackBytes && stack.capacity() > 4 * stack.size()) stack.shrink_to_fit();
+    return span;
+  }
+
+  void resolveNode(Node& n) const {
+    n.members.data = doc_.memberArena.data() + indexOf(n.members.data);
+    n.elements.data = doc_.elementArena.data() + indexOf(n.elements.data);
+    n.string = pooled(n.string);
+  }
+
+  void resolveAddresses() {
+    if (doc_.root) resolveNode(*doc_.root);
+    for (Member& m : doc_.memberArena) {
+      m.key = pooled(m.key);
+      resolveNode(m.value);
+    }
+    for (Node& n : doc_.elementArena) resolveNode(n);
   }
 
   void reportInvalidUtf8() {
@@ -187,7 +243,7 @@ class Parser {
     n.kind = Kind::String;
     n.range = t.range();
     n.closed = t.closed;
-    n.string = decodeString(text_, t, errors_);
+    n.string = store(decodeString(text_, t, errors_));
     if (!t.closed) error(t.range(), "this string is not closed; its closing '\"' is missing on this line");
   }
 
@@ -209,7 +265,7 @@ class Parser {
       return;
     }
     n.kind = Kind::Invalid;
-    n.string = utf8::sanitized(word);
+    n.string = store(utf8::sanitized(word));
     const char c = word.front();
     if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') {
       error(t.range(), "'", word, "' is not a valid JSON number");
@@ -266,8 +322,24 @@ class Parser {
                 std::string("this '") + bracket + "' has no matching '" + closer + "' before the end of the text");
   }
 
+  // Members go onto memberStack_ while the object is open and into the arena once it ends.
+  // A root object read again after an early '}' takes its members back from the arena's end.
   void parseMembers(Node& object, bool braceless) {
-    KeyIndex keys(object.members);
+    const std::size_t base = memberStack_.size();
+    const std::size_t earlier = object.members.size();
+    if (earlier > 0) {
+      const std::size_t at = indexOf(object.members.data);
+      auto first = doc_.memberArena.begin() + static_cast<std::ptrdiff_t>(at);
+      memberStack_.insert(memberStack_.end(), std::make_move_iterator(first),
+                          std::make_move_iterator(first + static_cast<std::ptrdiff_t>(earlier)));
+      if (at + earlier == doc_.memberArena.size()) doc_.memberArena.erase(first, doc_.memberArena.end());
+    }
+    parseMemberList(object, braceless);
+    reportDuplicates(base, earlier);
+    object.members = moveToArena(memberStack_, base, doc_.memberArena);
+  }
+
+  void parseMemberList(Node& object, bool braceless) {
     while (true) {
       const Token t = lexer_.peek();
       switch (t.type) {
@@ -314,7 +386,7 @@ class Parser {
           break;
       }
 
-      const bool complete = parseMember(object, keys, t);
+      const bool complete = parseMember(t);
       const Token s = lexer_.peek();
       if (s.type == TokenType::Comma) {
         lexer_.consume();
@@ -322,8 +394,9 @@ class Parser {
         if (next == TokenType::RBrace || (braceless && next == TokenType::End))
           doc_.trailingCommas.push_back(s.range());
       } else if (startsValue(s.type) && complete) {
-        const Member& m = object.members.back();
-        error(s.range(), "expected ',' or '}' after the value of \"", m.key, "\"", hjsonReadsWithoutComma(m.value, s));
+        const Member& m = memberStack_.back();
+        error(s.range(), "expected ',' or '}' after the value of \"", pooled(m.key), "\"",
+              hjsonReadsWithoutComma(m.value, s));
       }
     }
   }
@@ -339,30 +412,33 @@ class Parser {
            lexer_.newlineBetween(previous.range.end, next.begin);
   }
 
-  // Parses one `key: value` and appends it. Returns false when the member is
+  // Parses one `key: value` onto memberStack_. Returns false when the member is
   // incomplete (its key unterminated, or its colon or value missing).
-  bool parseMember(Node& object, KeyIndex& keys, const Token& keyToken) {
+  bool parseMember(const Token& keyToken) {
     lexer_.consume();
-    // Built in place: nothing else appends to this object while its value is parsed.
-    Member& m = object.members.emplace_back();
-    m.keyRange = keyToken.range();
+    // Addressed by index: parsing the value pushes more members and may move the stack.
+    const std::size_t index = memberStack_.size();
+    memberStack_.emplace_back();
+    memberStack_[index].keyRange = keyToken.range();
     bool complete = true;
     bool keyReported = false;  // one error per broken key is enough
+    std::string_view key;      // as stored
     if (keyToken.type == TokenType::String) {
-      m.key = decodeString(text_, keyToken, errors_);
+      key = store(decodeString(text_, keyToken, errors_));
       if (!keyToken.closed) {
         error(keyToken.range(), "this key is not closed; its closing '\"' is missing on this line");
         keyReported = true;
       }
     } else {
       const std::string_view word = text_.substr(keyToken.begin, keyToken.end - keyToken.begin);
-      m.key = utf8::sanitized(word);
+      key = store(utf8::sanitized(word));
       if (isIdentifierStart(word.front()))
         error(keyToken.range(), "the key '", word, "' needs double quotes", true);
       else
         error(keyToken.range(), "expected a key, found '", word, "'");
       keyReported = true;
     }
+    memberStack_[index].key = key;
 
     const Token colon = lexer_.peek();
     const bool haveColon = colon.type == TokenType::Colon;
@@ -371,7 +447,7 @@ class Parser {
       lexer_.consume();
       valueStart = colon.end;
     } else {
-      if (!keyReported) error(colon.range(), "expected ':' after the key \"", m.key, "\"");
+      if (!keyReported) error(colon.range(), "expected ':' after the key \"", pooled(key), "\"");
       complete = false;
     }
 
@@ -379,28 +455,70 @@ class Parser {
     bool takeValue = startsValue(v.type);
     // Without a colon, a token on a later line or one followed by ':' starts the next member.
     if (takeValue && !haveColon && (startsMember(v) || lexer_.newlineBetween(keyToken.end, v.begin))) takeValue = false;
+    Node value;
     if (takeValue) {
-      path_.push_back({m.key, 0, false});
-      parseValue(m.value);
+      path_.push_back({key, 0, false});
+      parseValue(value);
       path_.pop_back();
       // An unclosed string ran to the end of its line and likely took the comma with it.
-      if (m.value.kind == Kind::String && !m.value.closed) complete = false;
+      if (value.kind == Kind::String && !value.closed) complete = false;
     } else {
-      m.value.kind = Kind::Invalid;
-      m.value.closed = false;
-      m.value.range = {valueStart, std::max(valueStart, std::min(lexer_.blanksEnd(valueStart), v.begin))};
-      if (haveColon) error(v.range(), "expected a value for \"", m.key, "\"");
+      value.kind = Kind::Invalid;
+      value.closed = false;
+      value.range = {valueStart, std::max(valueStart, std::min(lexer_.blanksEnd(valueStart), v.begin))};
+      if (haveColon) error(v.range(), "expected a value for \"", pooled(key), "\"");
       complete = false;
     }
     if (!keyToken.closed) complete = false;
-    m.range = {keyToken.begin, std::max(m.value.range.end, valueStart)};
-
-    if (const Member* first = keys.findEarlier(m.key)) reportDuplicate(first->keyRange, m);
-    keys.checked();
+    Member& m = memberStack_[index];
+    m.range = {keyToken.begin, std::max(value.range.end, valueStart)};
+    m.value = value;
     return complete;
   }
 
+  // Duplicate keys among the members of one object, memberStack_ from `base` on; those among
+  // the first `earlier` were reported before. Small objects compare pairwise, large ones sort
+  // their keys once: no lookup structure outlives the object.
+  [[gnu::noinline]] void reportDuplicates(std::size_t base, std::size_t earlier) {
+    const std::size_t n = memberStack_.size() - base;
+    if (n < 2) return;
+    auto keyAt = [&](std::size_t i) { return pooled(memberStack_[base + i].key); };
+    std::vector<std::pair<std::size_t, std::size_t>> found;  // (first, duplicate)
+    constexpr std::size_t kPairwiseLimit = 16;
+    if (n <= kPairwiseLimit) {
+      for (std::size_t j = std::max<std::size_t>(earlier, 1); j < n; ++j)
+        for (std::size_t i = 0; i < j; ++i)
+          if (keyAt(i) == keyAt(j)) {
+            found.emplace_back(i, j);
+            break;
+          }
+    } else {
+      std::vector<std::uint32_t> order(n);
+      std::iota(order.begin(), order.end(), 0u);
+      std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const auto ka = keyAt(a), kb = keyAt(b);
+        return ka < kb || (ka == kb && a < b);
+      });
+      for (std::size_t g = 0; g < n;) {
+        std::size_t e = g + 1;
+        while (e < n && keyAt(order[e]) == keyAt(order[g])) ++e;
+        for (std::size_t k = g + 1; k < e; ++k)
+          if (order[k] >= earlier) found.emplace_back(order[g], order[k]);
+        g = e;
+      }
+      std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    }
+    for (const auto& [first, duplicate] : found)
+      reportDuplicate(memberStack_[base + first].keyRange, memberStack_[base + duplicate]);
+  }
+
   void parseElements(Node& array) {
+    const std::size_t base = elementStack_.size();
+    parseElementList(array, base);
+    array.elements = moveToArena(elementStack_, base, doc_.elementArena);
+  }
+
+  void parseElementList(Node& array, std::size_t base) {
     while (true) {
       const Token t = lexer_.peek();
       switch (t.type) {
@@ -434,16 +552,17 @@ class Parser {
           break;
       }
 
-      path_.push_back({{}, array.elements.size(), true});
-      parseValue(array.elements.emplace_back());
+      path_.push_back({{}, elementStack_.size() - base, true});
+      Node element;
+      parseValue(element);
+      elementStack_.push_back(element);
       path_.pop_back();
       const Token s = lexer_.peek();
       if (s.type == TokenType::Comma) {
         lexer_.consume();
         if (lexer_.peek().type == TokenType::RBracket) doc_.trailingCommas.push_back(s.range());
-      } else if (startsValue(s.type) && array.elements.back().closed) {
-        error(s.range(), "expected ',' or ']' after an array element",
-              hjsonReadsWithoutComma(array.elements.back(), s));
+      } else if (startsValue(s.type) && elementStack_.back().closed) {
+        error(s.range(), "expected ',' or ']' after an array element", hjsonReadsWithoutComma(elementStack_.back(), s));
       }
     }
   }
@@ -451,8 +570,8 @@ class Parser {
   [[gnu::noinline]] void reportDuplicate(TextRange first, const Member& duplicate) {
     std::vector<std::string> parts;
     parts.reserve(path_.size() + 1);
-    for (const PathPart& p : path_) parts.push_back(p.isIndex ? indexPart(p.index) : std::string(p.key));
-    parts.push_back(duplicate.key);
+    for (const PathPart& p : path_) parts.push_back(p.isIndex ? indexPart(p.index) : std::string(pooled(p.key)));
+    parts.emplace_back(pooled(duplicate.key));
     doc_.duplicates.push_back({joinPath(parts), first, duplicate.keyRange});
   }
 
@@ -476,6 +595,8 @@ class Parser {
   std::size_t depth_ = 0;
   std::vector<char> open_;  // brackets currently open, innermost last
   std::vector<PathPart> path_;
+  std::vector<Member> memberStack_;  // members of the objects still open, innermost last
+  std::vector<Node> elementStack_;   // elements of the arrays still open, innermost last
   bool unclosedReported_ = false;
 };
 

@@ -234,8 +234,29 @@ def render(results, command):
     if results.get("parse_3kb_us") is not None:
         lines.append(f"Parse of the 3 KB config (BM_JsonParse_Config3KB, CPU time, median): "
                      f"{results['parse_3kb_us']:.1f} µs.")
-    lines += ["", f"Rerun: `{command}`.", ""]
+    lines += ["", f"Rerun: `{command}`.", "", ""]
     return "\n".join(lines)
+
+
+def render_comparison(before, after):
+    """Before/after rows for documents measured in both runs (--before: an earlier run's --out file)."""
+    old = {r["document"]: r for r in before["documents"]}
+    lines = ["", f"Before and after, against the figures of {before['date']} ({before['version']}, "
+             f"{before['runs']} session(s) per document):", "",
+             "| document | first answer before | after | documentSymbol before | after | peak RSS before | after |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in after["documents"]:
+        b = old.get(r["document"])
+        if not b or "bytes" not in r:
+            continue
+        lines.append(f"| {r['document']} | {fmt_ms(b['first_answer_ms'])} | {fmt_ms(r['first_answer_ms'])} | "
+                     f"{fmt_ms(b['documentSymbol_ms'])} ({fmt_bytes(b['documentSymbol_bytes'])}) | "
+                     f"{fmt_ms(r['documentSymbol_ms'])} ({fmt_bytes(r['documentSymbol_bytes'])}) | "
+                     f"{b['peak_rss_mib']:.1f} MiB | {r['peak_rss_mib']:.1f} MiB |")
+    if before.get("parse_3kb_us") is not None and after.get("parse_3kb_us") is not None:
+        lines += ["", f"Parse of the 3 KB config: {before['parse_3kb_us']:.1f} µs before, "
+                      f"{after['parse_3kb_us']:.1f} µs after."]
+    return "\n".join(lines) + "\n"
 
 
 def write_section(doc_path, section):
@@ -261,6 +282,7 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--doc", help="the Markdown report whose section to rewrite")
     ap.add_argument("--command", default="tests/bench/bigdoc_bench.py")
+    ap.add_argument("--before", help="an earlier run's --out file, for a before/after table")
     args = ap.parse_args()
     dsls = os.path.abspath(args.dsls)
     workdir = os.path.abspath(args.workdir)
@@ -278,6 +300,10 @@ def main():
     if args.microbench:
         results["parse_3kb_us"] = microbench_3kb(args.microbench, max(args.runs, 3))
     section = render(results, args.command)
+    if args.before:
+        with open(args.before) as f:
+            comparison = render_comparison(json.load(f), results)
+        section = section.replace("\nRerun: ", comparison + "\nRerun: ", 1)
     if args.out:
         with open(args.out, "w") as f:
             json.dump(results, f, indent=2)

@@ -13,6 +13,7 @@
 // Hugging Face Trainer, Accelerate) still reject those errors.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -44,7 +45,7 @@ struct Span {
   const T& front() const { return data[0]; }
   const T& back() const { return data[count - 1]; }
 
-  // Set by the parser; while it runs, `data` holds an arena index rather than an address.
+  // Set by the parser.
   const T* data = nullptr;
   std::size_t count = 0;
 };
@@ -84,6 +85,37 @@ struct Member {
   analysis::TextRange range;  // from the key's start to the value's end
 };
 
+// Storage that only grows and never moves what it holds: chunks that are filled but never
+// reallocated, and large runs adopted whole as chunks of their own (no copy).
+template <typename T>
+class Arena {
+ public:
+  // Copies `n` items into one contiguous run and returns its start (nullptr when n is 0).
+  const T* append(const T* first, std::size_t n) {
+    if (n == 0) return nullptr;
+    if (chunks_.empty() || chunks_.back().capacity() - chunks_.back().size() < n) {
+      chunks_.emplace_back().reserve(std::max(n, kChunkItems));
+    }
+    std::vector<T>& chunk = chunks_.back();
+    const std::size_t at = chunk.size();
+    chunk.insert(chunk.end(), first, first + n);
+    return chunk.data() + at;
+  }
+  // Takes `items` whole as a chunk of its own and returns its start; `items` is left empty.
+  const T* adopt(std::vector<T>&& items) {
+    if (items.empty()) return nullptr;
+    // Kept before the current chunk so that appends still fill the current one.
+    const T* start = items.data();
+    chunks_.insert(chunks_.empty() ? chunks_.end() : chunks_.end() - 1, std::move(items));
+    items = std::vector<T>();
+    return start;
+  }
+
+ private:
+  static constexpr std::size_t kChunkItems = std::max<std::size_t>(16, (16 << 10) / sizeof(T));
+  std::vector<std::vector<T>> chunks_;
+};
+
 struct SyntaxError {
   analysis::TextRange range;
   std::string message;
@@ -110,10 +142,10 @@ struct Document {
   std::vector<analysis::TextRange> trailingCommas;
   std::vector<DuplicateKey> duplicates;  // in source order of the duplicate
 
-  // The storage the nodes refer to (vectors: moving them keeps their addresses).
-  std::vector<Member> memberArena;
-  std::vector<Node> elementArena;
-  std::vector<char> stringPool;
+  // The storage the nodes refer to (moving the Document keeps its addresses).
+  Arena<Member> memberArena;
+  Arena<Node> elementArena;
+  Arena<char> stringPool;
 };
 
 struct ParseOptions {

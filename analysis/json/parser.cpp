@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <iterator>
 #include <numeric>
 #include <string>
@@ -32,7 +33,7 @@ using analysis::TextRange;
 
 // One step of the path from the root to the value being parsed.
 struct PathPart {
-  std::string_view key;  // the member's key as stored (see Parser::store)
+  std::string_view key;  // the member's key, in the document's string pool
   std::size_t index = 0;
   bool isIndex = false;
 };
@@ -59,7 +60,6 @@ class Parser {
     std::stable_sort(doc_.duplicates.begin(), doc_.duplicates.end(), [](const DuplicateKey& a, const DuplicateKey& b) {
       return a.duplicate.begin < b.duplicate.begin;
     });
-    resolveAddresses();
   }
 
  private:
@@ -77,54 +77,30 @@ class Parser {
     errors_.add(range, std::move(message), hjsonAccepts);
   }
 
-  // Storage. While parsing, the arenas and the string pool grow and move, so spans and strings
-  // hold indices into them (cast into their pointer fields); resolveAddresses() turns every
-  // index into an address once nothing grows any more.
-  template <typename T>
-  static std::size_t indexOf(const T* stored) {
-    return static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(stored));
-  }
-  template <typename T>
-  static const T* asStored(std::size_t index) {
-    return reinterpret_cast<const T*>(static_cast<std::uintptr_t>(index));
-  }
-
+  // Storage. Children of an open container collect in the stack of its depth (one container
+  // is open per depth), then go to the document's arena when it ends: copied into a shared
+  // chunk when few, adopted whole when many, so a huge object is never held twice.
   std::string_view store(std::string_view decoded) {
-    const std::size_t at = doc_.stringPool.size();
-    doc_.stringPool.insert(doc_.stringPool.end(), decoded.begin(), decoded.end());
-    return {asStored<char>(at), decoded.size()};
-  }
-  // The text of a stored string, valid until the pool grows again.
-  std::string_view pooled(std::string_view stored) const {
-    return {doc_.stringPool.data() + indexOf(stored.data()), stored.size()};
+    return {doc_.stringPool.append(decoded.data(), decoded.size()), decoded.size()};
   }
 
-  // Moves the children of a finished container, the top of `stack` from `from` on, into `arena`.
   template <typename T>
-  static Span<T> moveToArena(std::vector<T>& stack, std::size_t from, std::vector<T>& arena) {
-    Span<T> span{asStored<T>(arena.size()), stack.size() - from};
-    arena.insert(arena.end(), std::make_move_iterator(stack.begin() + static_cast<std::ptrdiff_t>(from)),
-                 std::make_move_iterator(stack.end()));
-    stack.erase(stack.begin() + static_cast<std::ptrdiff_t>(from), stack.end());
-    // After a huge container, give its room back rather than keep a second copy's worth.
-    constexpr std::size_t kKeptStackBytes = std::size_t{1} << 20;
-    if (stack.capacity() * sizeof(T) > kKeptStackBytes && stack.capacity() > 4 * stack.size()) stack.shrink_to_fit();
-    return span;
+  static std::vector<T>& stackAt(std::deque<std::vector<T>>& stacks, std::size_t depth) {
+    while (stacks.size() <= depth) stacks.emplace_back();
+    return stacks[depth];
   }
 
-  void resolveNode(Node& n) const {
-    n.members.data = doc_.memberArena.data() + indexOf(n.members.data);
-    n.elements.data = doc_.elementArena.data() + indexOf(n.elements.data);
-    n.string = pooled(n.string);
-  }
-
-  void resolveAddresses() {
-    if (doc_.root) resolveNode(*doc_.root);
-    for (Member& m : doc_.memberArena) {
-      m.key = pooled(m.key);
-      resolveNode(m.value);
+  template <typename T>
+  static Span<T> finishChildren(std::vector<T>& stack, Arena<T>& arena) {
+    constexpr std::size_t kAdoptItems = 4096;
+    Span<T> span{nullptr, stack.size()};
+    if (stack.size() >= kAdoptItems) {
+      span.data = arena.adopt(std::move(stack));
+    } else {
+      span.data = arena.append(stack.data(), stack.size());
+      stack.clear();
     }
-    for (Node& n : doc_.elementArena) resolveNode(n);
+    return span;
   }
 
   void reportInvalidUtf8() {
@@ -322,21 +298,14 @@ class Parser {
                 std::string("this '") + bracket + "' has no matching '" + closer + "' before the end of the text");
   }
 
-  // Members go onto memberStack_ while the object is open and into the arena once it ends.
-  // A root object read again after an early '}' takes its members back from the arena's end.
+  // A root object read again after an early '}' takes its members back from the arena.
   void parseMembers(Node& object, bool braceless) {
-    const std::size_t base = memberStack_.size();
+    std::vector<Member>& members = stackAt(memberStacks_, depth_);
     const std::size_t earlier = object.members.size();
-    if (earlier > 0) {
-      const std::size_t at = indexOf(object.members.data);
-      auto first = doc_.memberArena.begin() + static_cast<std::ptrdiff_t>(at);
-      memberStack_.insert(memberStack_.end(), std::make_move_iterator(first),
-                          std::make_move_iterator(first + static_cast<std::ptrdiff_t>(earlier)));
-      if (at + earlier == doc_.memberArena.size()) doc_.memberArena.erase(first, doc_.memberArena.end());
-    }
+    members.assign(object.members.begin(), object.members.end());
     parseMemberList(object, braceless);
-    reportDuplicates(base, earlier);
-    object.members = moveToArena(memberStack_, base, doc_.memberArena);
+    reportDuplicates(members, earlier);
+    object.members = finishChildren(members, doc_.memberArena);
   }
 
   void parseMemberList(Node& object, bool braceless) {
@@ -394,8 +363,8 @@ class Parser {
         if (next == TokenType::RBrace || (braceless && next == TokenType::End))
           doc_.trailingCommas.push_back(s.range());
       } else if (startsValue(s.type) && complete) {
-        const Member& m = memberStack_.back();
-        error(s.range(), "expected ',' or '}' after the value of \"", pooled(m.key), "\"",
+        const Member& m = memberStacks_[depth_].back();
+        error(s.range(), "expected ',' or '}' after the value of \"", m.key, "\"",
               hjsonReadsWithoutComma(m.value, s));
       }
     }
@@ -412,17 +381,17 @@ class Parser {
            lexer_.newlineBetween(previous.range.end, next.begin);
   }
 
-  // Parses one `key: value` onto memberStack_. Returns false when the member is
+  // Parses one `key: value` onto the stack of this depth. Returns false when the member is
   // incomplete (its key unterminated, or its colon or value missing).
   bool parseMember(const Token& keyToken) {
     lexer_.consume();
-    // Addressed by index: parsing the value pushes more members and may move the stack.
-    const std::size_t index = memberStack_.size();
-    memberStack_.emplace_back();
-    memberStack_[index].keyRange = keyToken.range();
+    // Deeper values use deeper stacks, so this one neither grows nor moves meanwhile.
+    std::vector<Member>& members = memberStacks_[depth_];
+    Member& m = members.emplace_back();
+    m.keyRange = keyToken.range();
     bool complete = true;
     bool keyReported = false;  // one error per broken key is enough
-    std::string_view key;      // as stored
+    std::string_view key;
     if (keyToken.type == TokenType::String) {
       key = store(decodeString(text_, keyToken, errors_));
       if (!keyToken.closed) {
@@ -438,7 +407,7 @@ class Parser {
         error(keyToken.range(), "expected a key, found '", word, "'");
       keyReported = true;
     }
-    memberStack_[index].key = key;
+    m.key = key;
 
     const Token colon = lexer_.peek();
     const bool haveColon = colon.type == TokenType::Colon;
@@ -447,7 +416,7 @@ class Parser {
       lexer_.consume();
       valueStart = colon.end;
     } else {
-      if (!keyReported) error(colon.range(), "expected ':' after the key \"", pooled(key), "\"");
+      if (!keyReported) error(colon.range(), "expected ':' after the key \"", key, "\"");
       complete = false;
     }
 
@@ -455,7 +424,7 @@ class Parser {
     bool takeValue = startsValue(v.type);
     // Without a colon, a token on a later line or one followed by ':' starts the next member.
     if (takeValue && !haveColon && (startsMember(v) || lexer_.newlineBetween(keyToken.end, v.begin))) takeValue = false;
-    Node value;
+    Node& value = m.value;
     if (takeValue) {
       path_.push_back({key, 0, false});
       parseValue(value);
@@ -466,23 +435,21 @@ class Parser {
       value.kind = Kind::Invalid;
       value.closed = false;
       value.range = {valueStart, std::max(valueStart, std::min(lexer_.blanksEnd(valueStart), v.begin))};
-      if (haveColon) error(v.range(), "expected a value for \"", pooled(key), "\"");
+      if (haveColon) error(v.range(), "expected a value for \"", key, "\"");
       complete = false;
     }
     if (!keyToken.closed) complete = false;
-    Member& m = memberStack_[index];
     m.range = {keyToken.begin, std::max(value.range.end, valueStart)};
-    m.value = value;
     return complete;
   }
 
-  // Duplicate keys among the members of one object, memberStack_ from `base` on; those among
-  // the first `earlier` were reported before. Small objects compare pairwise, large ones sort
+  // Duplicate keys among the members of one object; those among the first `earlier` were
+  // reported before. Small objects compare pairwise, large ones sort
   // their keys once: no lookup structure outlives the object.
-  [[gnu::noinline]] void reportDuplicates(std::size_t base, std::size_t earlier) {
-    const std::size_t n = memberStack_.size() - base;
+  [[gnu::noinline]] void reportDuplicates(const std::vector<Member>& members, std::size_t earlier) {
+    const std::size_t n = members.size();
     if (n < 2) return;
-    auto keyAt = [&](std::size_t i) { return pooled(memberStack_[base + i].key); };
+    auto keyAt = [&](std::size_t i) { return members[i].key; };
     std::vector<std::pair<std::size_t, std::size_t>> found;  // (first, duplicate)
     constexpr std::size_t kPairwiseLimit = 16;
     if (n <= kPairwiseLimit) {
@@ -509,16 +476,16 @@ class Parser {
       std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     }
     for (const auto& [first, duplicate] : found)
-      reportDuplicate(memberStack_[base + first].keyRange, memberStack_[base + duplicate]);
+      reportDuplicate(members[first].keyRange, members[duplicate]);
   }
 
   void parseElements(Node& array) {
-    const std::size_t base = elementStack_.size();
-    parseElementList(array, base);
-    array.elements = moveToArena(elementStack_, base, doc_.elementArena);
+    std::vector<Node>& elements = stackAt(elementStacks_, depth_);
+    parseElementList(array, elements);
+    array.elements = finishChildren(elements, doc_.elementArena);
   }
 
-  void parseElementList(Node& array, std::size_t base) {
+  void parseElementList(Node& array, std::vector<Node>& elements) {
     while (true) {
       const Token t = lexer_.peek();
       switch (t.type) {
@@ -552,17 +519,15 @@ class Parser {
           break;
       }
 
-      path_.push_back({{}, elementStack_.size() - base, true});
-      Node element;
-      parseValue(element);
-      elementStack_.push_back(element);
+      path_.push_back({{}, elements.size(), true});
+      parseValue(elements.emplace_back());
       path_.pop_back();
       const Token s = lexer_.peek();
       if (s.type == TokenType::Comma) {
         lexer_.consume();
         if (lexer_.peek().type == TokenType::RBracket) doc_.trailingCommas.push_back(s.range());
-      } else if (startsValue(s.type) && elementStack_.back().closed) {
-        error(s.range(), "expected ',' or ']' after an array element", hjsonReadsWithoutComma(elementStack_.back(), s));
+      } else if (startsValue(s.type) && elements.back().closed) {
+        error(s.range(), "expected ',' or ']' after an array element", hjsonReadsWithoutComma(elements.back(), s));
       }
     }
   }
@@ -570,8 +535,8 @@ class Parser {
   [[gnu::noinline]] void reportDuplicate(TextRange first, const Member& duplicate) {
     std::vector<std::string> parts;
     parts.reserve(path_.size() + 1);
-    for (const PathPart& p : path_) parts.push_back(p.isIndex ? indexPart(p.index) : std::string(pooled(p.key)));
-    parts.emplace_back(pooled(duplicate.key));
+    for (const PathPart& p : path_) parts.push_back(p.isIndex ? indexPart(p.index) : std::string(p.key));
+    parts.emplace_back(duplicate.key);
     doc_.duplicates.push_back({joinPath(parts), first, duplicate.keyRange});
   }
 
@@ -595,8 +560,9 @@ class Parser {
   std::size_t depth_ = 0;
   std::vector<char> open_;  // brackets currently open, innermost last
   std::vector<PathPart> path_;
-  std::vector<Member> memberStack_;  // members of the objects still open, innermost last
-  std::vector<Node> elementStack_;   // elements of the arrays still open, innermost last
+  // Children of the containers still open, by depth (a deque: growing it moves no stack).
+  std::deque<std::vector<Member>> memberStacks_;
+  std::deque<std::vector<Node>> elementStacks_;
   bool unclosedReported_ = false;
 };
 

@@ -169,7 +169,7 @@ FileOutcome checkFile(const InputFile& input, const std::string& readPath, Check
   auto kind = classify(name, probe->head, detection);
   if (kind == analysis::DocumentKind::Other) return {};
   if (kind == analysis::DocumentKind::DsConfig && probe->size > kMaxConfigBytes)
-    return skipped("larger than 16 MiB, too large for a ds_config");
+    return skipped("larger than " + std::to_string(kMaxConfigBytes >> 20) + " MiB, too large for a ds_config");
 
   workspace::ResolvedSettings resolved =
       workspace::resolveSettings(settingsPath, options.base, options.rules, !options.isolated);

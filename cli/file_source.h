@@ -3,6 +3,8 @@
 // to an unlinked temporary file so it can be read twice like any other file.
 #pragma once
 
+#include "analysis/core/limits.h"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -11,7 +13,8 @@
 
 namespace dsls::cli {
 
-inline constexpr std::size_t kMaxConfigBytes = std::size_t{16} << 20;
+// The size limit of a ds_config, shared with the server.
+using analysis::kMaxConfigBytes;
 inline constexpr std::size_t kBinaryProbeBytes = 8 << 10;
 inline constexpr std::size_t kHeadBytes = 256 << 10;
 

@@ -105,9 +105,12 @@ void Server::finish(int code) {
 }
 
 void Server::onMessage(std::string body) {
-  boost::asio::post(strand_, [this, body = std::move(body)] {
+  boost::asio::post(strand_, [this, body = std::move(body)]() mutable {
     if (exiting_) return;
-    dispatch(protocol::parseMessage(body));
+    protocol::Incoming message = protocol::parseMessage(body);
+    // The parsed message holds everything; a didOpen body can be tens of MB.
+    std::string().swap(body);
+    dispatch(message);
   });
 }
 

@@ -70,6 +70,7 @@ class Server {
     std::uint64_t analysisGeneration = 0;  // generation `analysis` was computed for (0 = none)
     std::uint64_t inFlightGeneration = 0;  // generation being analysed now (0 = none)
     std::vector<std::function<void(const OpenDocument*)>> waiters;
+    bool sizeNoticeShown = false;  // window/showMessage about a partial analysis, once per open document
   };
 
   // What a document feature gets once the preamble has run: the document with the analysis
@@ -88,6 +89,9 @@ class Server {
   void bind(std::string method, void (Server::*handler)(const Params&, Reply));
   template <typename Params>
   void bindNotification(std::string method, void (Server::*handler)(const Params&));
+  // For a handler that takes its params by value and keeps parts of them (a document's text).
+  template <typename Params>
+  void bindNotification(std::string method, void (Server::*handler)(Params));
   // Binds a document feature: parses its params, waits for the document's analysis, answers
   // `empty` for a document without one, and answers ContentModified when a request with
   // positions outlives the text it was made for.
@@ -126,7 +130,7 @@ class Server {
   Json capabilities() const;
 
   // Documents (server_documents.cpp)
-  void onDidOpen(const protocol::DidOpenParams& params);
+  void onDidOpen(protocol::DidOpenParams params);
   void onDidChange(const protocol::DidChangeParams& params);
   void onDidSave(const protocol::DocumentParams& params);
   void onDidClose(const protocol::DocumentParams& params);

@@ -34,6 +34,11 @@ void Server::bindNotification(std::string method, void (Server::*handler)(const 
 }
 
 template <typename Params>
+void Server::bindNotification(std::string method, void (Server::*handler)(Params)) {
+  notifications_[std::move(method)] = [this, handler](const Json& raw) { (this->*handler)(parseOrPass<Params>(raw)); };
+}
+
+template <typename Params>
 void Server::bindFeature(std::string method, Feature<Params> feature, Json empty, Positions positions) {
   requests_[method] = [this, method, feature, empty = std::move(empty), positions](const Json& raw, Reply reply) {
     Params params = protocol::parseParams<Params>(raw);

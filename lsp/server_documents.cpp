@@ -1,5 +1,6 @@
 // Document sync, debounced analysis on the pool, and diagnostics (push and pull).
 #include "analysis/facade/cross_links.h"
+#include "analysis/facade/features.h"
 #include "lsp/server.h"
 #include "lsp/to_lsp.h"
 #include "protocol/uri.h"
@@ -21,11 +22,12 @@ Server::OpenDocument* Server::find(const std::string& uri) {
   return it == documents_.end() ? nullptr : &it->second;
 }
 
-void Server::onDidOpen(const protocol::DidOpenParams& params) {
+void Server::onDidOpen(protocol::DidOpenParams params) {
   const std::string& uri = params.uri;
   if (documents_.count(uri)) log_.warn("didOpen for {} which is already open; replacing it", uri);
   OpenDocument od;
-  od.doc = std::make_unique<Document>(uri, params.languageId, params.version, params.text);
+  // The text moves: a document can be tens of MB.
+  od.doc = std::make_unique<Document>(uri, params.languageId, params.version, std::move(params.text));
   od.debounce = std::make_unique<boost::asio::steady_timer>(io_);
   // Replacing keeps pending waiters of the old entry answered rather than lost.
   if (auto* old = find(uri)) {
@@ -133,6 +135,12 @@ void Server::analysisDone(const std::string& uri, std::uint64_t generation,
   od->analysisGeneration = generation;
   if (od->analysis->config || od->analysis->log) ++linkEpoch_;
   if (!caps_.pullDiagnostics) publishDiagnostics(*od);
+  if (!od->sizeNoticeShown) {
+    if (std::string notice = analysis::sizeNotice(*od->analysis); !notice.empty()) {
+      od->sizeNoticeShown = true;
+      notify("window/showMessage", {{"type", 3}, {"message", notice}});
+    }
+  }
   if (od->analysis->config || od->analysis->log) republishLinked(*od);
   auto waiters = std::move(od->waiters);
   for (auto& w : waiters) w(od);

@@ -3,6 +3,7 @@
 // Each feature gets the document with its current analysis (see bindFeature) and returns the
 // result shaped by to_lsp.cpp.
 #include "analysis/facade/diagnose_text.h"
+#include "analysis/core/limits.h"
 #include "analysis/facade/features.h"
 #include "lsp/server.h"
 #include "lsp/to_lsp.h"
@@ -59,7 +60,8 @@ Json Server::completion(const FeatureContext& ctx, const protocol::PositionParam
   Json items = Json::array();
   for (const auto& c : analysis::completeAt(*ctx.od.analysis, offset, caps_.completionSnippets))
     items.push_back(ctx.convert.completionItem(c));
-  return Json{{"isIncomplete", false}, {"items", items}};
+  // A list cut at the bound is incomplete: the client asks again as the user types.
+  return Json{{"isIncomplete", items.size() >= analysis::kMaxCompletionItems}, {"items", items}};
 }
 
 Json Server::inlayHints(const FeatureContext& ctx, const protocol::RangeParams& params) const {

@@ -57,8 +57,17 @@ void FrameReader::feed(std::string_view bytes, std::vector<FrameEvent>& out) {
     }
     // State::Body
     if (buffer_.size() < expected_) return;
-    out.push_back({FrameEvent::Kind::Message, buffer_.substr(0, expected_)});
-    buffer_.erase(0, expected_);
+    if (buffer_.size() == expected_) {
+      // The usual case: the buffer holds just this body, which moves out whole (no copy of a large didOpen).
+      out.push_back({FrameEvent::Kind::Message, std::move(buffer_)});
+      buffer_ = std::string();
+    } else {
+      out.push_back({FrameEvent::Kind::Message, buffer_.substr(0, expected_)});
+      buffer_.erase(0, expected_);
+      // Room grown for a large message is given back once it has gone.
+      constexpr std::size_t kKeptBytes = std::size_t{1} << 20;
+      if (buffer_.capacity() > kKeptBytes && buffer_.capacity() > 4 * buffer_.size()) buffer_.shrink_to_fit();
+    }
     state_ = State::Header;
   }
 }

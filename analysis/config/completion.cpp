@@ -180,7 +180,7 @@ void keyItems(const analysis::ConfigAnalysis& a, const json::Location& loc, std:
   std::string section = json::joinPath(loc.enclosingObjectPath);
   std::set<std::string> present;
   for (const auto& member : loc.enclosingObject->members)
-    if (!(loc.onKey && &member == loc.member)) present.insert(member.key);
+    if (!(loc.onKey && &member == loc.member)) present.emplace(member.key);
   analysis::TextRange replace{offset, offset};
   if (loc.onKey && loc.member) replace = loc.member->keyRange;
   std::string comma = loc.onKey ? "" : commaIfFollowed(a.text(), *loc.enclosingObject, offset);
@@ -305,7 +305,7 @@ void snippetItems(const analysis::ConfigAnalysis& a, const json::Location& loc, 
   }
   std::set<std::string> present;
   for (const auto& member : loc.enclosingObject->members)
-    if (&member != loc.member) present.insert(member.key);
+    if (&member != loc.member) present.emplace(member.key);
   std::string comma = loc.onKey ? "" : commaIfFollowed(a.text(), *loc.enclosingObject, offset);
   for (const SectionSnippet& s : sectionSnippets(a)) {
     if (present.count(s.key) || (s.key == "bf16" && present.count("bfloat16"))) continue;

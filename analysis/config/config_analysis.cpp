@@ -1,15 +1,21 @@
 #include "analysis/config/config_analysis.h"
 
 #include "analysis/config/rule.h"
+#include "analysis/core/limits.h"
 
 #include <algorithm>
 
 namespace dsls::analysis {
 
 ConfigAnalysis::ConfigAnalysis(std::string text, const Settings& settings)
-    : text_(std::move(text)), settings_(settings), doc_(json::parse(text_)), model_(config::buildModel(doc_, settings_)) {
+    : text_(std::move(text)),
+      syntaxOnly_(text_.size() > kMaxConfigBytes),
+      settings_(settings),
+      doc_(json::parse(text_)),
+      model_(config::buildModel(doc_, settings_)) {
   config::RuleContext ctx{text_, doc_, model_, settings_};
-  for (const auto& rule : config::configRules()) rule.check(ctx, findings_);
+  for (const auto& rule : config::configRules())
+    if (!syntaxOnly_ || rule.group == config::RuleGroup::Json) rule.check(ctx, findings_);
   std::stable_sort(findings_.begin(), findings_.end(),
                    [](const Finding& a, const Finding& b) { return a.range.begin < b.range.begin; });
 }

@@ -25,9 +25,14 @@ class ConfigAnalysis {
   const Settings& settings() const { return settings_; }
   // Findings of every rule, before the user's rule overrides.
   const std::vector<Finding>& findings() const { return findings_; }
+  // The text is over kMaxConfigBytes (analysis/core/limits.h): only the rules about the file
+  // as JSON ran (syntax, comments and trailing commas, duplicate keys), and the editor
+  // features that read the config answer nothing.
+  bool syntaxOnly() const { return syntaxOnly_; }
 
  private:
   std::string text_;
+  bool syntaxOnly_;
   Settings settings_;
   json::Document doc_;
   config::ConfigModel model_;

@@ -2,6 +2,7 @@
 // contiguous_gradients after the ZeRO stage, and what happens to "auto".
 #include "analysis/catalog/catalog.h"
 #include "analysis/config/config_features.h"
+#include "analysis/core/limits.h"
 #include "analysis/json/path.h"
 
 #include <fmt/format.h>
@@ -19,11 +20,16 @@ std::string flagHint(std::string_view name, const Resolved<bool>& r) {
                      r.provenance == Provenance::Forced ? "forced" : "default");
 }
 
+// Members outside the visible range are skipped unvisited; the walk stops after
+// kMaxWalkedMembers members or kMaxInlayHints hints.
 void autoHints(const json::Node& node, std::vector<std::string>& path, analysis::TextRange visible,
-               std::vector<InlayHintInfo>& out, int depth) {
+               std::vector<InlayHintInfo>& out, int depth, std::size_t& visits) {
   if (node.kind != json::Kind::Object || depth > 16) return;
   for (const auto& m : node.members) {
-    path.push_back(m.key);
+    if (m.range.end < visible.begin) continue;
+    if (m.range.begin > visible.end || visits == 0 || out.size() >= analysis::kMaxInlayHints) return;
+    --visits;
+    path.emplace_back(m.key);
     if (m.value.kind == json::Kind::String && m.value.string == "auto" && inside(m.value.range.end, visible)) {
       std::string dotted = json::joinPath(path);
       const catalog::KeyInfo* key = catalog::findKey(dotted);
@@ -48,7 +54,7 @@ void autoHints(const json::Node& node, std::vector<std::string>& path, analysis:
       }
       if (!label.empty()) out.push_back({m.value.range.end, label, tooltip});
     }
-    autoHints(m.value, path, visible, out, depth + 1);
+    autoHints(m.value, path, visible, out, depth + 1, visits);
     path.pop_back();
   }
 }
@@ -74,7 +80,8 @@ std::vector<InlayHintInfo> inlayHints(const analysis::ConfigAnalysis& a, analysi
   }
   if (m.root) {
     std::vector<std::string> path;
-    autoHints(*m.root, path, visible, out, 0);
+    std::size_t visits = analysis::kMaxWalkedMembers;
+    autoHints(*m.root, path, visible, out, 0, visits);
   }
   return out;
 }

@@ -31,7 +31,8 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::s
   result->settings = settings;
   switch (result->kind) {
     case DocumentKind::DsConfig: {
-      auto config = std::make_shared<ConfigAnalysis>(text, settings);
+      // The config analysis keeps the one copy of a config's text.
+      auto config = std::make_shared<ConfigAnalysis>(std::move(text), settings);
       result->findings = config->findings();
       result->config = std::move(config);
       break;
@@ -44,7 +45,7 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::s
     case DocumentKind::Other: break;
   }
   applyRuleOverrides(result->findings, settings);
-  result->text = std::move(text);
+  if (!result->config) result->text = std::move(text);
   return result;
 }
 

@@ -23,7 +23,8 @@ namespace dsls::analysis {
 struct DocumentAnalysis {
   DocumentKind kind = DocumentKind::Other;
   std::string name;  // path or URI as the caller gave it
-  std::string text;  // the analysed text (a snapshot)
+  // The analysed text (a snapshot); empty for a ds_config, whose text is config->text().
+  std::string text;
   Settings settings;
   std::vector<Finding> findings;  // after rule overrides
   std::shared_ptr<const ConfigAnalysis> config;  // for ds_configs

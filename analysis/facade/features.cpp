@@ -1,14 +1,30 @@
 #include "analysis/facade/features.h"
 
 #include "analysis/config/config_features.h"
+#include "analysis/core/limits.h"
 #include "analysis/facade/log_document.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 
 namespace dsls::analysis {
+namespace {
+
+// The config features that read the model and the tree; off for a syntax-only analysis.
+const ConfigAnalysis* fullConfig(const DocumentAnalysis& d) {
+  return d.config && !d.config->syntaxOnly() ? d.config.get() : nullptr;
+}
+
+std::string_view fileName(std::string_view name) {
+  if (auto slash = name.find_last_of('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  return name;
+}
+
+}  // namespace
 
 std::optional<HoverInfo> hoverAt(const DocumentAnalysis& d, std::size_t offset) {
-  if (d.config) return config::hover(*d.config, offset);
+  if (const auto* c = fullConfig(d)) return config::hover(*c, offset);
   if (d.log) return logHover(*d.log, offset);
   return std::nullopt;
 }
@@ -42,23 +58,35 @@ std::optional<Action> fixAll(const DocumentAnalysis& d) {
 }
 
 std::vector<InlayHintInfo> inlayHints(const DocumentAnalysis& d, TextRange visible) {
-  if (d.config) return config::inlayHints(*d.config, visible);
+  if (const auto* c = fullConfig(d)) return config::inlayHints(*c, visible);
   return {};
 }
 
 std::vector<CompletionInfo> completeAt(const DocumentAnalysis& d, std::size_t offset, bool snippetsAllowed) {
-  if (d.config) return config::complete(*d.config, offset, snippetsAllowed);
+  if (const auto* c = fullConfig(d)) {
+    auto items = config::complete(*c, offset, snippetsAllowed);
+    if (items.size() > kMaxCompletionItems) items.resize(kMaxCompletionItems);
+    return items;
+  }
   return {};
 }
 
 std::vector<SymbolInfo> outline(const DocumentAnalysis& d) {
-  if (d.config) return config::outline(*d.config);
+  if (const auto* c = fullConfig(d)) return config::outline(*c);
   return {};
 }
 
 std::vector<LinkInfo> links(const DocumentAnalysis& d) {
-  if (d.config) return config::links(*d.config);
+  if (const auto* c = fullConfig(d)) return config::links(*c);
   return {};
+}
+
+std::string sizeNotice(const DocumentAnalysis& d) {
+  if (!d.config || !d.config->syntaxOnly()) return {};
+  return fmt::format(
+      "dsls checks only the JSON syntax of {} (errors, comments, duplicate keys): the file is {:.1f} MiB, over the "
+      "{} MiB up to which it runs the DeepSpeed rules, outline, inlay hints, links, hover and completion.",
+      fileName(d.name), static_cast<double>(d.config->text().size()) / (1 << 20), kMaxConfigBytes >> 20);
 }
 
 }  // namespace dsls::analysis

@@ -19,5 +19,8 @@ std::vector<InlayHintInfo> inlayHints(const DocumentAnalysis&, TextRange visible
 std::vector<CompletionInfo> completeAt(const DocumentAnalysis&, std::size_t offset, bool snippetsAllowed);
 std::vector<SymbolInfo> outline(const DocumentAnalysis&);
 std::vector<LinkInfo> links(const DocumentAnalysis&);
+// For a document analysed only in part because of its size (analysis/core/limits.h), the
+// sentence that says so; empty otherwise.
+std::string sizeNotice(const DocumentAnalysis&);
 
 }  // namespace dsls::analysis

@@ -13,8 +13,11 @@
 // Hugging Face Trainer, Accelerate) still reject those errors.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,27 +26,50 @@
 
 namespace dsls::json {
 
-enum class Kind { Null, Bool, Number, String, Array, Object, Invalid };
+enum class Kind : std::uint8_t { Null, Bool, Number, String, Array, Object, Invalid };
 
 struct Member;
 
+// A read-only run of nodes or members in one of the Document's arenas.
+template <typename T>
+struct Span {
+  const T* begin() const { return data; }
+  const T* end() const { return data + count; }
+  std::size_t size() const { return count; }
+  bool empty() const { return count == 0; }
+  const T& operator[](std::size_t i) const { return data[i]; }
+  const T& at(std::size_t i) const {
+    if (i >= count) throw std::out_of_range("json::Span::at");
+    return data[i];
+  }
+  const T& front() const { return data[0]; }
+  const T& back() const { return data[count - 1]; }
+
+  // Set by the parser.
+  const T* data = nullptr;
+  std::size_t count = 0;
+};
+
+// Nodes and members hold no heap memory of their own: children live in the Document's arenas,
+// one contiguous vector of members and one of array elements, and decoded strings in its string
+// pool. They are valid while their Document lives (moving the Document keeps them valid).
 struct Node {
   Kind kind = Kind::Invalid;
-  analysis::TextRange range;  // the value's exact source text; strings include the quotes
-
   bool boolean = false;
-  double number = 0.0;
   // The number's value is finite and integral, however it is written: 8, 5e8 and
   // 1.0 all count. hjson turns such floats into ints only below 1e10.
   bool isInteger = false;
-  // The decoded string value. For an Invalid node made from unquoted text
-  // (`"key": auto`), that text.
-  std::string string;
   // Objects and arrays: the closing bracket was found. Strings: the closing quote was.
   bool closed = true;
+  analysis::TextRange range;  // the value's exact source text; strings include the quotes
 
-  std::vector<Member> members;  // objects, in source order, duplicates kept
-  std::vector<Node> elements;   // arrays
+  double number = 0.0;
+  // The decoded string value. For an Invalid node made from unquoted text
+  // (`"key": auto`), that text.
+  std::string_view string;
+
+  Span<Member> members;  // objects, in source order, duplicates kept
+  Span<Node> elements;   // arrays
 
   std::string_view raw(std::string_view text) const;
   // The first member with this key, or nullptr.
@@ -51,12 +77,43 @@ struct Node {
 };
 
 struct Member {
-  std::string key;               // decoded key text
+  std::string_view key;          // decoded key text
   analysis::TextRange keyRange;  // includes the quotes
   // A member whose value is missing (`"stage":` then `}`) has an Invalid value
   // whose range covers the blanks after the colon on that line.
   Node value;
   analysis::TextRange range;  // from the key's start to the value's end
+};
+
+// Storage that only grows and never moves what it holds: chunks that are filled but never
+// reallocated, and large runs adopted whole as chunks of their own (no copy).
+template <typename T>
+class Arena {
+ public:
+  // Copies `n` items into one contiguous run and returns its start (nullptr when n is 0).
+  const T* append(const T* first, std::size_t n) {
+    if (n == 0) return nullptr;
+    if (chunks_.empty() || chunks_.back().capacity() - chunks_.back().size() < n) {
+      chunks_.emplace_back().reserve(std::max(n, kChunkItems));
+    }
+    std::vector<T>& chunk = chunks_.back();
+    const std::size_t at = chunk.size();
+    chunk.insert(chunk.end(), first, first + n);
+    return chunk.data() + at;
+  }
+  // Takes `items` whole as a chunk of its own and returns its start; `items` is left empty.
+  const T* adopt(std::vector<T>&& items) {
+    if (items.empty()) return nullptr;
+    // Kept before the current chunk so that appends still fill the current one.
+    const T* start = items.data();
+    chunks_.insert(chunks_.empty() ? chunks_.end() : chunks_.end() - 1, std::move(items));
+    items = std::vector<T>();
+    return start;
+  }
+
+ private:
+  static constexpr std::size_t kChunkItems = std::max<std::size_t>(16, (16 << 10) / sizeof(T));
+  std::vector<std::vector<T>> chunks_;
 };
 
 struct SyntaxError {
@@ -73,11 +130,22 @@ struct DuplicateKey {
 };
 
 struct Document {
+  Document() = default;
+  Document(Document&&) = default;
+  Document& operator=(Document&&) = default;
+  Document(const Document&) = delete;  // nodes point into this document's arenas
+  Document& operator=(const Document&) = delete;
+
   std::optional<Node> root;         // empty when the text holds no value at all
   std::vector<SyntaxError> errors;  // in source order
   std::vector<analysis::TextRange> comments;
   std::vector<analysis::TextRange> trailingCommas;
-  std::vector<DuplicateKey> duplicates;
+  std::vector<DuplicateKey> duplicates;  // in source order of the duplicate
+
+  // The storage the nodes refer to (moving the Document keeps its addresses).
+  Arena<Member> memberArena;
+  Arena<Node> elementArena;
+  Arena<char> stringPool;
 };
 
 struct ParseOptions {

@@ -40,7 +40,7 @@ Location locate(const Document& document, std::size_t offset) {
       }
       if (!hit) return loc;
       loc.member = hit;
-      loc.path.push_back(hit->key);
+      loc.path.emplace_back(hit->key);
       if (contains(hit->keyRange, offset)) {
         loc.onKey = true;
         return loc;

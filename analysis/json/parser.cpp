@@ -13,11 +13,14 @@
 //   members after an early top-level '}' are read into the root object.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <deque>
+#include <iterator>
+#include <numeric>
 #include <string>
 
 #include "analysis/json/document.h"
 #include "analysis/json/error_sink.h"
-#include "analysis/json/key_index.h"
 #include "analysis/json/lexer.h"
 #include "analysis/json/path.h"
 #include "analysis/json/scalars.h"
@@ -30,7 +33,7 @@ using analysis::TextRange;
 
 // One step of the path from the root to the value being parsed.
 struct PathPart {
-  std::string_view key;  // points at the member's key, alive while its value is parsed
+  std::string_view key;  // the member's key, in the document's string pool
   std::size_t index = 0;
   bool isIndex = false;
 };
@@ -54,6 +57,9 @@ class Parser {
     parseDocument();
     std::stable_sort(doc_.errors.begin(), doc_.errors.end(),
                      [](const SyntaxError& a, const SyntaxError& b) { return a.range.begin < b.range.begin; });
+    std::stable_sort(doc_.duplicates.begin(), doc_.duplicates.end(), [](const DuplicateKey& a, const DuplicateKey& b) {
+      return a.duplicate.begin < b.duplicate.begin;
+    });
   }
 
  private:
@@ -69,6 +75,32 @@ class Parser {
     message += quoteSource(source);
     message += after;
     errors_.add(range, std::move(message), hjsonAccepts);
+  }
+
+  // Storage. Children of an open container collect in the stack of its depth (one container
+  // is open per depth), then go to the document's arena when it ends: copied into a shared
+  // chunk when few, adopted whole when many, so a huge object is never held twice.
+  std::string_view store(std::string_view decoded) {
+    return {doc_.stringPool.append(decoded.data(), decoded.size()), decoded.size()};
+  }
+
+  template <typename T>
+  static std::vector<T>& stackAt(std::deque<std::vector<T>>& stacks, std::size_t depth) {
+    while (stacks.size() <= depth) stacks.emplace_back();
+    return stacks[depth];
+  }
+
+  template <typename T>
+  static Span<T> finishChildren(std::vector<T>& stack, Arena<T>& arena) {
+    constexpr std::size_t kAdoptItems = 4096;
+    Span<T> span{nullptr, stack.size()};
+    if (stack.size() >= kAdoptItems) {
+      span.data = arena.adopt(std::move(stack));
+    } else {
+      span.data = arena.append(stack.data(), stack.size());
+      stack.clear();
+    }
+    return span;
   }
 
   void reportInvalidUtf8() {
@@ -187,7 +219,7 @@ class Parser {
     n.kind = Kind::String;
     n.range = t.range();
     n.closed = t.closed;
-    n.string = decodeString(text_, t, errors_);
+    n.string = store(decodeString(text_, t, errors_));
     if (!t.closed) error(t.range(), "this string is not closed; its closing '\"' is missing on this line");
   }
 
@@ -209,7 +241,7 @@ class Parser {
       return;
     }
     n.kind = Kind::Invalid;
-    n.string = utf8::sanitized(word);
+    n.string = store(utf8::sanitized(word));
     const char c = word.front();
     if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') {
       error(t.range(), "'", word, "' is not a valid JSON number");
@@ -266,8 +298,17 @@ class Parser {
                 std::string("this '") + bracket + "' has no matching '" + closer + "' before the end of the text");
   }
 
+  // A root object read again after an early '}' takes its members back from the arena.
   void parseMembers(Node& object, bool braceless) {
-    KeyIndex keys(object.members);
+    std::vector<Member>& members = stackAt(memberStacks_, depth_);
+    const std::size_t earlier = object.members.size();
+    members.assign(object.members.begin(), object.members.end());
+    parseMemberList(object, braceless);
+    reportDuplicates(members, earlier);
+    object.members = finishChildren(members, doc_.memberArena);
+  }
+
+  void parseMemberList(Node& object, bool braceless) {
     while (true) {
       const Token t = lexer_.peek();
       switch (t.type) {
@@ -314,7 +355,7 @@ class Parser {
           break;
       }
 
-      const bool complete = parseMember(object, keys, t);
+      const bool complete = parseMember(t);
       const Token s = lexer_.peek();
       if (s.type == TokenType::Comma) {
         lexer_.consume();
@@ -322,8 +363,9 @@ class Parser {
         if (next == TokenType::RBrace || (braceless && next == TokenType::End))
           doc_.trailingCommas.push_back(s.range());
       } else if (startsValue(s.type) && complete) {
-        const Member& m = object.members.back();
-        error(s.range(), "expected ',' or '}' after the value of \"", m.key, "\"", hjsonReadsWithoutComma(m.value, s));
+        const Member& m = memberStacks_[depth_].back();
+        error(s.range(), "expected ',' or '}' after the value of \"", m.key, "\"",
+              hjsonReadsWithoutComma(m.value, s));
       }
     }
   }
@@ -339,30 +381,33 @@ class Parser {
            lexer_.newlineBetween(previous.range.end, next.begin);
   }
 
-  // Parses one `key: value` and appends it. Returns false when the member is
+  // Parses one `key: value` onto the stack of this depth. Returns false when the member is
   // incomplete (its key unterminated, or its colon or value missing).
-  bool parseMember(Node& object, KeyIndex& keys, const Token& keyToken) {
+  bool parseMember(const Token& keyToken) {
     lexer_.consume();
-    // Built in place: nothing else appends to this object while its value is parsed.
-    Member& m = object.members.emplace_back();
+    // Deeper values use deeper stacks, so this one neither grows nor moves meanwhile.
+    std::vector<Member>& members = memberStacks_[depth_];
+    Member& m = members.emplace_back();
     m.keyRange = keyToken.range();
     bool complete = true;
     bool keyReported = false;  // one error per broken key is enough
+    std::string_view key;
     if (keyToken.type == TokenType::String) {
-      m.key = decodeString(text_, keyToken, errors_);
+      key = store(decodeString(text_, keyToken, errors_));
       if (!keyToken.closed) {
         error(keyToken.range(), "this key is not closed; its closing '\"' is missing on this line");
         keyReported = true;
       }
     } else {
       const std::string_view word = text_.substr(keyToken.begin, keyToken.end - keyToken.begin);
-      m.key = utf8::sanitized(word);
+      key = store(utf8::sanitized(word));
       if (isIdentifierStart(word.front()))
         error(keyToken.range(), "the key '", word, "' needs double quotes", true);
       else
         error(keyToken.range(), "expected a key, found '", word, "'");
       keyReported = true;
     }
+    m.key = key;
 
     const Token colon = lexer_.peek();
     const bool haveColon = colon.type == TokenType::Colon;
@@ -371,7 +416,7 @@ class Parser {
       lexer_.consume();
       valueStart = colon.end;
     } else {
-      if (!keyReported) error(colon.range(), "expected ':' after the key \"", m.key, "\"");
+      if (!keyReported) error(colon.range(), "expected ':' after the key \"", key, "\"");
       complete = false;
     }
 
@@ -379,28 +424,68 @@ class Parser {
     bool takeValue = startsValue(v.type);
     // Without a colon, a token on a later line or one followed by ':' starts the next member.
     if (takeValue && !haveColon && (startsMember(v) || lexer_.newlineBetween(keyToken.end, v.begin))) takeValue = false;
+    Node& value = m.value;
     if (takeValue) {
-      path_.push_back({m.key, 0, false});
-      parseValue(m.value);
+      path_.push_back({key, 0, false});
+      parseValue(value);
       path_.pop_back();
       // An unclosed string ran to the end of its line and likely took the comma with it.
-      if (m.value.kind == Kind::String && !m.value.closed) complete = false;
+      if (value.kind == Kind::String && !value.closed) complete = false;
     } else {
-      m.value.kind = Kind::Invalid;
-      m.value.closed = false;
-      m.value.range = {valueStart, std::max(valueStart, std::min(lexer_.blanksEnd(valueStart), v.begin))};
-      if (haveColon) error(v.range(), "expected a value for \"", m.key, "\"");
+      value.kind = Kind::Invalid;
+      value.closed = false;
+      value.range = {valueStart, std::max(valueStart, std::min(lexer_.blanksEnd(valueStart), v.begin))};
+      if (haveColon) error(v.range(), "expected a value for \"", key, "\"");
       complete = false;
     }
     if (!keyToken.closed) complete = false;
-    m.range = {keyToken.begin, std::max(m.value.range.end, valueStart)};
-
-    if (const Member* first = keys.findEarlier(m.key)) reportDuplicate(first->keyRange, m);
-    keys.checked();
+    m.range = {keyToken.begin, std::max(value.range.end, valueStart)};
     return complete;
   }
 
+  // Duplicate keys among the members of one object; those among the first `earlier` were
+  // reported before. Small objects compare pairwise, large ones sort
+  // their keys once: no lookup structure outlives the object.
+  [[gnu::noinline]] void reportDuplicates(const std::vector<Member>& members, std::size_t earlier) {
+    const std::size_t n = members.size();
+    if (n < 2) return;
+    auto keyAt = [&](std::size_t i) { return members[i].key; };
+    std::vector<std::pair<std::size_t, std::size_t>> found;  // (first, duplicate)
+    constexpr std::size_t kPairwiseLimit = 16;
+    if (n <= kPairwiseLimit) {
+      for (std::size_t j = std::max<std::size_t>(earlier, 1); j < n; ++j)
+        for (std::size_t i = 0; i < j; ++i)
+          if (keyAt(i) == keyAt(j)) {
+            found.emplace_back(i, j);
+            break;
+          }
+    } else {
+      std::vector<std::uint32_t> order(n);
+      std::iota(order.begin(), order.end(), 0u);
+      std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const auto ka = keyAt(a), kb = keyAt(b);
+        return ka < kb || (ka == kb && a < b);
+      });
+      for (std::size_t g = 0; g < n;) {
+        std::size_t e = g + 1;
+        while (e < n && keyAt(order[e]) == keyAt(order[g])) ++e;
+        for (std::size_t k = g + 1; k < e; ++k)
+          if (order[k] >= earlier) found.emplace_back(order[g], order[k]);
+        g = e;
+      }
+      std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    }
+    for (const auto& [first, duplicate] : found)
+      reportDuplicate(members[first].keyRange, members[duplicate]);
+  }
+
   void parseElements(Node& array) {
+    std::vector<Node>& elements = stackAt(elementStacks_, depth_);
+    parseElementList(array, elements);
+    array.elements = finishChildren(elements, doc_.elementArena);
+  }
+
+  void parseElementList(Node& array, std::vector<Node>& elements) {
     while (true) {
       const Token t = lexer_.peek();
       switch (t.type) {
@@ -434,16 +519,15 @@ class Parser {
           break;
       }
 
-      path_.push_back({{}, array.elements.size(), true});
-      parseValue(array.elements.emplace_back());
+      path_.push_back({{}, elements.size(), true});
+      parseValue(elements.emplace_back());
       path_.pop_back();
       const Token s = lexer_.peek();
       if (s.type == TokenType::Comma) {
         lexer_.consume();
         if (lexer_.peek().type == TokenType::RBracket) doc_.trailingCommas.push_back(s.range());
-      } else if (startsValue(s.type) && array.elements.back().closed) {
-        error(s.range(), "expected ',' or ']' after an array element",
-              hjsonReadsWithoutComma(array.elements.back(), s));
+      } else if (startsValue(s.type) && elements.back().closed) {
+        error(s.range(), "expected ',' or ']' after an array element", hjsonReadsWithoutComma(elements.back(), s));
       }
     }
   }
@@ -452,7 +536,7 @@ class Parser {
     std::vector<std::string> parts;
     parts.reserve(path_.size() + 1);
     for (const PathPart& p : path_) parts.push_back(p.isIndex ? indexPart(p.index) : std::string(p.key));
-    parts.push_back(duplicate.key);
+    parts.emplace_back(duplicate.key);
     doc_.duplicates.push_back({joinPath(parts), first, duplicate.keyRange});
   }
 
@@ -476,6 +560,9 @@ class Parser {
   std::size_t depth_ = 0;
   std::vector<char> open_;  // brackets currently open, innermost last
   std::vector<PathPart> path_;
+  // Children of the containers still open, by depth (a deque: growing it moves no stack).
+  std::deque<std::vector<Member>> memberStacks_;
+  std::deque<std::vector<Node>> elementStacks_;
   bool unclosedReported_ = false;
 };
 

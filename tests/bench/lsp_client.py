@@ -25,13 +25,17 @@ class LspClient:
         self.backlog = []
         self.write_lock = threading.Lock()
         self.server_requests = {}  # method -> handler(params) -> result
+        self.reply_bytes = {}  # response id -> size of its JSON body in bytes
         self.reader = threading.Thread(target=self._read_loop, daemon=True)
         self.reader.start()
 
     # ---- wire ----
     def _read_loop(self):
+        # A bytearray and a remembered frame length keep a 200 MB reply linear to read:
+        # no rescan of the buffer for the header and no copy of it per chunk.
         out = self.proc.stdout
-        buf = b""
+        buf = bytearray()
+        length = None  # body length of the frame being read, once its header is in
         while True:
             chunk = os.read(out.fileno(), 1 << 20)
             if not chunk:
@@ -39,21 +43,27 @@ class LspClient:
                 return
             buf += chunk
             while True:
-                end = buf.find(b"\r\n\r\n")
-                if end < 0:
-                    break
-                length = None
-                for line in buf[:end].split(b"\r\n"):
-                    name, _, value = line.partition(b":")
-                    if name.strip().lower() == b"content-length":
-                        length = int(value.strip())
                 if length is None:
-                    raise RuntimeError(f"frame without Content-Length: {buf[:200]!r}")
-                if len(buf) < end + 4 + length:
+                    end = buf.find(b"\r\n\r\n")
+                    if end < 0:
+                        break
+                    for line in bytes(buf[:end]).split(b"\r\n"):
+                        name, _, value = line.partition(b":")
+                        if name.strip().lower() == b"content-length":
+                            length = int(value.strip())
+                    if length is None:
+                        raise RuntimeError(f"frame without Content-Length: {bytes(buf[:200])!r}")
+                    del buf[:end + 4]
+                if len(buf) < length:
                     break
-                body = buf[end + 4:end + 4 + length]
-                buf = buf[end + 4 + length:]
-                self.messages.put((now(), json.loads(body)))
+                stamp = now()
+                body = bytes(buf[:length])
+                del buf[:length]
+                msg = json.loads(body)
+                if isinstance(msg, dict) and "id" in msg and "method" not in msg:
+                    self.reply_bytes[msg["id"]] = length
+                length = None
+                self.messages.put((stamp, msg))
 
     def write_raw(self, data):
         with self.write_lock:

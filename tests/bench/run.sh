@@ -25,9 +25,9 @@ out=$build/bench-results
 $quick && out=$build/bench-results-quick
 mkdir -p "$out"
 if $quick; then
-  log=/tmp/dsls-bench/train-64m.log mib=64 runs=1 requests=100 log_runs=1 reps=1
+  log=/tmp/dsls-bench/train-64m.log mib=64 runs=1 requests=100 log_runs=1 reps=1 big_runs=1
 else
-  log=${DSLS_BENCH_LOG:-/tmp/dsls-bench/train-1g.log} mib=1024 runs=5 requests=1000 log_runs=5 reps=5
+  log=${DSLS_BENCH_LOG:-/tmp/dsls-bench/train-1g.log} mib=1024 runs=5 requests=1000 log_runs=5 reps=5 big_runs=3
 fi
 mkdir -p "$(dirname "$log")"
 echo "bench: generating $log" >&2
@@ -46,4 +46,8 @@ report=docs/benchmarks.md
 $quick && report=$out/benchmarks.md
 python3 tests/bench/render_report.py --lsp "$out/lsp.json" --log "$out/log.json" --micro "$out/micro.json" \
   --command "tests/bench/run.sh" --out "$report"
+echo "bench: large documents" >&2
+python3 tests/bench/bigdoc_bench.py --dsls "$build/lsp/dsls" --workdir "$build/bench-bigdocs" --runs "$big_runs" \
+  --microbench "$build/tests/bench/dsls_microbench" --out "$out/bigdocs.json" --doc "$report" \
+  --command "tests/bench/run.sh (or tests/bench/bigdoc_bench.py alone)"
 echo "bench: wrote $report" >&2

@@ -100,6 +100,7 @@ SERVER_METHODS = {
     "textDocument/publishDiagnostics",
     "workspace/applyEdit",
     "window/logMessage",
+    "window/showMessage",
     "workspace/configuration",
     "workspace/diagnostic/refresh",
     "workspace/inlayHint/refresh",

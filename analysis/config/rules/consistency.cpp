@@ -53,7 +53,7 @@ void checkElasticityBatchKeys(const RuleContext& ctx, std::vector<Finding>& out)
                                       "ignore_non_elastic_batch_info to true.",
                                       keys.front()->key),
                           enabled->keyRange);
-  for (const json::Member* m : keys) f.related.push_back({"", m->keyRange, m->key + " is set here"});
+  for (const json::Member* m : keys) f.related.push_back({"", m->keyRange, std::string(m->key) + " is set here"});
   f.fixes.push_back({"Set ignore_non_elastic_batch_info to true",
                      insertMember(ctx.text, *el, "ignore_non_elastic_batch_info", "true"), false, false});
   out.push_back(std::move(f));
@@ -137,7 +137,7 @@ void checkConflictingSpellings(const RuleContext& ctx, std::vector<Finding>& out
     if (v.member.value.kind != json::Kind::Object) return catalog::findKey(v.path) != nullptr;
     std::map<const catalog::KeyInfo*, const json::Member*> seen;
     for (const json::Member& m : v.member.value.members) {
-      const catalog::KeyInfo* key = catalog::findKey(v.path + "." + m.key);
+      const catalog::KeyInfo* key = catalog::findKey(v.path + "." + std::string(m.key));
       if (!key || key->aliases.empty()) continue;
       auto [it, inserted] = seen.emplace(key, &m);
       if (inserted || it->second->key == m.key) continue;  // the same spelling twice is duplicate-key

@@ -238,7 +238,7 @@ void checkInvalidValues(const RuleContext& ctx, std::vector<Finding>& out) {
             f.fixes.push_back({fmt::format("Write {} without quotes", l), {replaceValue(v.member, l)}, true, false});
           else if ((key->types & (catalog::Number | catalog::Integer)) && numericText(value.string))
             f.fixes.push_back({fmt::format("Write {} without quotes", value.string),
-                               {replaceValue(v.member, value.string)}, true, false});
+                               {replaceValue(v.member, std::string(value.string))}, true, false});
         }
         out.push_back(std::move(f));
       }

@@ -89,7 +89,7 @@ void checkUnknownOptimizer(const RuleContext& ctx, std::vector<Finding>& out) {
   if (!ctx.model.root) return;
   const json::Member* type = typeMember(*ctx.model.root, "optimizer");
   if (!type || isAuto(type->value)) return;
-  const std::string& name = type->value.string;
+  const std::string name(type->value.string);
   std::vector<std::string> native = deepSpeedOptimizers();
   for (const std::string& n : native)
     if (rules::lower(n) == rules::lower(name)) {
@@ -132,7 +132,7 @@ void checkUnknownScheduler(const RuleContext& ctx, std::vector<Finding>& out) {
   if (!ctx.model.root) return;
   const json::Member* type = typeMember(*ctx.model.root, "scheduler");
   if (!type || isAuto(type->value)) return;
-  const std::string& name = type->value.string;
+  const std::string name(type->value.string);
   auto in = [&](const auto& list) { return std::find(list.begin(), list.end(), name) != list.end(); };
   if (in(kDeepSpeedSchedulers) || in(kTorchSchedulers)) return;
   std::vector<std::string> candidates(kDeepSpeedSchedulers.begin(), kDeepSpeedSchedulers.end());

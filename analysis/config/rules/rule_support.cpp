@@ -49,7 +49,7 @@ void walk(const json::Node& object, const std::string& path, const std::function
           std::size_t depth) {
   if (depth > 64) return;  // ds_configs are shallow; deeper nesting has nothing to judge
   for (const json::Member& m : object.members) {
-    std::string childPath = path.empty() ? m.key : path + "." + m.key;
+    std::string childPath = path.empty() ? std::string(m.key) : path + "." + std::string(m.key);
     Visit v{m, object, path, childPath};
     if (!fn(v)) continue;
     if (m.value.kind == json::Kind::Object) walk(m.value, childPath, fn, depth + 1);

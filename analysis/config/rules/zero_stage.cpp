@@ -30,7 +30,7 @@ bool hasStage(const std::vector<int>& stages, int stage) {
 std::string deviceOf(const json::Node* offload) {
   if (!offload) return "";
   const json::Member* d = offload->find("device");
-  return d && d->value.kind == json::Kind::String ? d->value.string : "";
+  return d && d->value.kind == json::Kind::String ? std::string(d->value.string) : std::string();
 }
 
 bool realDevice(const std::string& d) { return d == "cpu" || d == "nvme"; }
@@ -46,7 +46,7 @@ bool reportedAsNeedsStage(std::string_view path, const json::Node& value) {
 void ignoredIn(const RuleContext& ctx, const json::Node& object, const std::string& path, int stage,
                std::vector<Finding>& out) {
   for (const json::Member& m : object.members) {
-    std::string child = path + "." + m.key;
+    std::string child = path + "." + std::string(m.key);
     const catalog::KeyInfo* key = catalog::findKey(child);
     if (!key || !key->deprecatedBy.empty() || key->path == "zero_optimization.stage") continue;
     if (reportedAsNeedsStage(key->path, m.value)) continue;

@@ -226,6 +226,7 @@ std::optional<std::string> combinationError(const CheckOptions& o) {
 
 std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std::string>& args) {
   CheckOptions o;
+  o.base.commandLine = true;  // messages name the flags and [tool.dsls]
   const Setters valued = valuedOptions(o);
   const std::map<std::string, bool*> flags = {
       {"--fix", &o.fix}, {"--diff", &o.diff}, {"--isolated", &o.isolated}, {"--help", &o.help}, {"-h", &o.help}};

@@ -361,7 +361,8 @@ class Fix(CliTest):
         target = work / "configs" / "ds_config_zero2.json"
         target.chmod(0o640)
         before = tree_bytes(work)
-        r = run(["--isolated", "--fix", "."], cwd=work)
+        # The race fix is safe only on a release known to have the race.
+        r = run(["--isolated", "--deepspeed-version", "0.14.2", "--fix", "."], cwd=work)
         self.assertEqual(r.returncode, 1, r.stderr.decode())  # errors without a safe fix remain
         after = tree_bytes(work)
         changed = {k for k in before if before[k] != after[k]}
@@ -375,12 +376,27 @@ class Fix(CliTest):
         self.assertIn("Fixed 3 findings in 1 file.", r.stdout.decode())
         mtime = target.stat().st_mtime_ns
         time.sleep(0.01)
-        r2 = run(["--isolated", "--fix", "."], cwd=work)
+        r2 = run(["--isolated", "--deepspeed-version", "0.14.2", "--fix", "."], cwd=work)
         self.assertEqual(tree_bytes(work), after)
         self.assertEqual(target.stat().st_mtime_ns, mtime)  # not even rewritten
         self.assertNotIn("Fixed", r2.stdout.decode())
-        _, doc = self.check_json(["--isolated", "."], cwd=work)
+        _, doc = self.check_json(["--isolated", "--deepspeed-version", "0.14.2", "."], cwd=work)
         self.assertEqual(doc["summary"]["fixable"], 0)
+
+    def test_race_fix_left_alone_when_the_version_is_unknown(self):
+        work = self.tmp / "w"
+        copy_tree(FIXTURES, work)
+        target = work / "configs" / "ds_config_zero2.json"
+        r = run(["--isolated", "--fix", "configs/ds_config_zero2.json"], cwd=work)
+        self.assertIn('"overlap_comm": true', target.read_text())
+        out = r.stdout.decode()
+        self.assertIn("Set overlap_comm to false", out)  # offered ...
+        self.assertNotIn("Set overlap_comm to false (--fix applies it)", out)  # ... not applied
+        self.assertIn("pass --deepspeed-version", out)  # the command line names its own flag
+        self.assertNotIn("dsls.deepspeedVersion", out)
+        # A release that is fixed: no race finding at all; one that has the race: applied.
+        run(["--isolated", "--deepspeed-version", "0.14.2", "--fix", "configs/ds_config_zero2.json"], cwd=work)
+        self.assertIn('"overlap_comm": false', target.read_text())
 
     def test_diff_matches_fix_and_writes_nothing(self):
         work = self.tmp / "w"

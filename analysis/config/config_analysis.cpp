@@ -1,6 +1,7 @@
 #include "analysis/config/config_analysis.h"
 
 #include "analysis/config/rule.h"
+#include "analysis/config/rules/text_encoding.h"
 
 #include <algorithm>
 
@@ -8,6 +9,11 @@ namespace dsls::analysis {
 
 ConfigAnalysis::ConfigAnalysis(std::string text, const Settings& settings)
     : text_(std::move(text)), settings_(settings), doc_(json::parse(text_)), model_(config::buildModel(doc_, settings_)) {
+  // Bytes that are not text: one finding says so, rather than one per byte run and rule.
+  if (auto notText = config::notUtf8Finding(text_)) {
+    findings_.push_back(std::move(*notText));
+    return;
+  }
   config::RuleContext ctx{text_, doc_, model_, settings_};
   for (const auto& rule : config::configRules()) rule.check(ctx, findings_);
   std::stable_sort(findings_.begin(), findings_.end(),

@@ -31,6 +31,7 @@ struct CheckOptions {
   std::optional<analysis::Severity> minSeverity;  // --min-severity: findings below it are not shown
   std::string ruleDocsUrl;     // base URL of the rule pages for SARIF; empty = the shipped docs
   bool help = false;
+  bool folderGiven = false;  // a PATH is a folder: the text output leads with errors and warnings
 };
 
 // The options, or a usage error message.

@@ -93,10 +93,17 @@ std::string_view clipColumns(std::string_view line, std::size_t maxColumns, bool
 
 class TextReporter : public Reporter {
  public:
-  TextReporter(std::ostream& out, bool color, bool logReport) : out_(out), color_(color), logReport_(logReport) {}
+  TextReporter(std::ostream& out, bool color, bool logReport, bool brief)
+      : out_(out), color_(color), logReport_(logReport), brief_(brief) {}
 
   void file(const FileReport& r) override {
-    for (const auto& f : r.findings) finding(r, f);
+    for (const auto& f : r.findings) {
+      if (brief_ && static_cast<int>(f.severity) > static_cast<int>(analysis::Severity::Warning)) {
+        ++notShown_;
+        continue;
+      }
+      finding(r, f);
+    }
     if (logReport_ && r.log && !r.findings.empty()) {
       std::string markdown = printable(terminalMarkdown(analysis::logReportMarkdown(*r.log)), true);
       out_ << "\n" << paint("\033[1m", "Log report for " + r.path) << "\n\n" << markdown;
@@ -124,6 +131,9 @@ class TextReporter : public Reporter {
            << plural(s.filesChecked, "file", "files") << ".";
       if (s.fixable) out_ << " " << s.fixable << " can be fixed with --fix.";
       out_ << "\n";
+      if (notShown_)
+        out_ << plural(notShown_, "information or hint finding", "information and hint findings")
+             << " not shown (--min-severity hint shows them).\n";
     }
     if (s.fixed) out_ << "Fixed " << plural(s.fixed, "finding", "findings") << " in "
                       << plural(s.filesWritten, "file", "files") << ".\n";
@@ -193,12 +203,14 @@ class TextReporter : public Reporter {
   std::ostream& out_;
   bool color_;
   bool logReport_;
+  bool brief_;
+  std::size_t notShown_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<Reporter> makeTextReporter(std::ostream& out, bool color, bool logReport) {
-  return std::make_unique<TextReporter>(out, color, logReport);
+std::unique_ptr<Reporter> makeTextReporter(std::ostream& out, bool color, bool logReport, bool brief) {
+  return std::make_unique<TextReporter>(out, color, logReport, brief);
 }
 
 }  // namespace dsls::cli

@@ -126,7 +126,7 @@ let text = configText;
 
 before(async () => {
   assert.ok(dsls, 'DSLS_BINARY must name the dsls executable');
-  session = new LspSession(dsls, { initializationOptions: { rules: {}, configGlobs: [] }, settings: { rules: {} } });
+  session = new LspSession(dsls, { initializationOptions: { rules: {}, configGlobs: [], deepspeedVersion: '0.14.2' }, settings: { rules: {}, deepspeedVersion: '0.14.2' } });
   await session.start();
 });
 

@@ -7,6 +7,7 @@
 #include "cli/reporter.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 #include <iostream>
 #include <unistd.h>
@@ -30,7 +31,7 @@ std::unique_ptr<Reporter> makeReporter(const CheckOptions& o) {
     case OutputFormat::Github: return makeGithubReporter(std::cout);
     case OutputFormat::Text: break;
   }
-  return makeTextReporter(std::cout, useColor(o.color), o.logReport);
+  return makeTextReporter(std::cout, useColor(o.color), o.logReport, o.folderGiven && !o.minSeverity);
 }
 
 // --diff prints the fixes and nothing else; this reporter only keeps count.
@@ -60,7 +61,11 @@ int runCheck(const std::vector<std::string>& args) {
     std::fprintf(stderr, "dsls check: %s (see dsls check --help)\n", error->c_str());
     return 2;
   }
-  const CheckOptions& options = std::get<CheckOptions>(parsed);
+  CheckOptions& options = std::get<CheckOptions>(parsed);
+  for (const auto& p : options.paths) {
+    std::error_code ec;
+    if (p != "-" && std::filesystem::is_directory(p, ec)) options.folderGiven = true;
+  }
   if (options.help) {
     std::fputs(kCheckUsage, stdout);
     return 0;

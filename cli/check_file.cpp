@@ -1,5 +1,6 @@
 #include "cli/check_file.h"
 
+#include "analysis/facade/config_detection.h"
 #include "analysis/facade/document_analysis.h"
 #include "analysis/facade/document_kind.h"
 #include "analysis/facade/log_document.h"
@@ -78,6 +79,35 @@ void sortFindings(std::vector<analysis::Finding>& findings) {
 void showProblems(const workspace::ResolvedSettings& resolved, CheckContext& context) {
   for (const auto& p : resolved.problems)
     if (context.reportedProblems.insert(p).second) std::fprintf(stderr, "dsls: warning: %s\n", p.c_str());
+  for (const auto& e : resolved.errors)
+    if (context.reportedProblems.insert(e).second) std::fprintf(stderr, "dsls: error: %s\n", e.c_str());
+}
+
+// Why a named file that detection leaves alone is not checked; nothing when it is JSON (a config
+// the user asked for). Only the head is looked at.
+std::optional<std::string> whyNotChecked(const std::string& name, const std::string& head) {
+  std::string file = std::filesystem::path(name).filename().string();
+  bool jsonName = hasExtension(file, {".json", ".jsonc"});
+  analysis::ConfigEvidence evidence = analysis::configEvidence(head);
+  if (evidence.object) return std::nullopt;
+  if (jsonName) return std::string("not a JSON object, so not a ds_config");
+  if (hasExtension(file, {".log", ".txt", ".out", ".err"})) {
+    if (analysis::classifyDocument("train.log", "", head, {}) == analysis::DocumentKind::Other)
+      return std::string("does not look like a training log (no launcher or rank prefix and no known failure line in "
+                         "its first 64 KiB)");
+    return std::string("a dependency list, not a training log");
+  }
+  return std::string("neither a ds_config (a JSON object) nor a training log (.log, .txt, .out, .err)");
+}
+
+// Findings below the least severity to show (--min-severity, else [tool.dsls] output-severity) are dropped.
+void dropBelow(std::vector<analysis::Finding>& findings, std::optional<analysis::Severity> least) {
+  if (!least) return;
+  std::erase_if(findings, [&](const analysis::Finding& f) { return static_cast<int>(f.severity) > static_cast<int>(*least); });
+}
+
+std::optional<analysis::Severity> leastShown(const CheckOptions& options, const workspace::ResolvedSettings& resolved) {
+  return options.minSeverity ? options.minSeverity : resolved.outputSeverity;
 }
 
 FileOutcome failed(std::string reason) { return {FileStatus::Failed, std::move(reason), {}, {}}; }
@@ -109,6 +139,7 @@ FileOutcome checkConfig(const InputFile& input, const std::string& readPath, con
     }
   }
   r.findings = fixed.analysis->findings;
+  dropBelow(r.findings, leastShown(options, resolved));
   // Findings name their document by the analysed name; reports use the shown path.
   for (auto& f : r.findings)
     for (auto& rel : f.related)
@@ -119,7 +150,7 @@ FileOutcome checkConfig(const InputFile& input, const std::string& readPath, con
 }
 
 FileOutcome checkLog(const InputFile& input, const std::string& readPath,
-                     const workspace::ResolvedSettings& resolved) {
+                     const workspace::ResolvedSettings& resolved, const CheckOptions& options) {
   analysis::LogStream stream(resolved.settings);
   std::string error;
   if (!readChunks(readPath, [&](std::string_view chunk) { stream.feed(chunk); }, error)) return failed(error);
@@ -136,6 +167,7 @@ FileOutcome checkLog(const InputFile& input, const std::string& readPath,
   std::erase_if(r.findings, [&](const analysis::Finding& f) {
     return !workspace::codeSelected(f.code, resolved.select, resolved.ignore);
   });
+  dropBelow(r.findings, leastShown(options, resolved));
   sortFindings(r.findings);
   if (!r.findings.empty()) {
     // A second pass turns offsets into lines and columns without keeping the log in memory.
@@ -167,15 +199,23 @@ FileOutcome checkFile(const InputFile& input, const std::string& readPath, Check
   if (!probe) return failed(error);
   if (probe->binary) return skipped("binary file (a NUL byte in its first 8 KiB)");
   auto kind = classify(name, probe->head, detection);
-  if (kind == analysis::DocumentKind::Other) return {};
+  if (kind == analysis::DocumentKind::Other) {
+    if (!input.named) return {};
+    // A file named on the command line is checked as a config when it is JSON, else skipped with the reason.
+    auto reason = whyNotChecked(name.empty() ? std::string("stdin") : name, probe->head);
+    if (reason) return skipped(*reason);
+    kind = analysis::DocumentKind::DsConfig;
+  }
   if (kind == analysis::DocumentKind::DsConfig && probe->size > kMaxConfigBytes)
     return skipped("larger than " + std::to_string(kMaxConfigBytes >> 20) + " MiB, too large for a ds_config");
 
   workspace::ResolvedSettings resolved =
       workspace::resolveSettings(settingsPath, options.base, options.rules, !options.isolated);
   showProblems(resolved, context);
+  // A wrong rule code or version in [tool.dsls] would silently change what is checked.
+  if (!resolved.errors.empty()) return failed("not checked: " + resolved.projectFile + " [tool.dsls] has invalid values");
   if (kind == analysis::DocumentKind::DsConfig) return checkConfig(input, readPath, name, resolved, options);
-  return checkLog(input, readPath, resolved);
+  return checkLog(input, readPath, resolved, options);
 }
 
 }  // namespace dsls::cli

@@ -1,5 +1,7 @@
 #include "cli/check_options.h"
 
+#include "workspace/setting_checks.h"
+
 #include <charconv>
 #include <functional>
 #include <map>
@@ -18,12 +20,16 @@ const char* const kCheckUsage =
     "  --diff                     print the safe fixes as a unified diff; write nothing\n"
     "  --fail-on LEVEL            exit 1 on findings at LEVEL or above: error, warning (default),\n"
     "                             information or hint\n"
+    "  --min-severity LEVEL       show only findings at LEVEL or above (error, warning, information,\n"
+    "                             hint; default: all, or output-severity in [tool.dsls]); without it\n"
+    "                             the text output of a folder shows errors and warnings and counts the rest\n"
     "  --select CODE,...          report only these rule codes (globs such as 'log-*' work)\n"
     "  --ignore CODE,...          never report these rule codes\n"
     "  --deepspeed-version V      the DeepSpeed release the configs run with (e.g. 0.14.2)\n"
     "  --torch-version V          the PyTorch release\n"
     "  --world-size N             the number of ranks\n"
     "  --launcher NAME            hf, accelerate or deepspeed\n"
+    "  --config-glob GLOB         also take JSON files whose name matches GLOB for ds_configs (repeatable)\n"
     "  --include GLOB             in folders, look only at files matching GLOB (repeatable)\n"
     "  --exclude GLOB             skip files and folders matching GLOB (repeatable)\n"
     "  --stdin-filename NAME      the name to use for standard input ('-')\n"
@@ -33,7 +39,9 @@ const char* const kCheckUsage =
     "  --rule-docs-url URL        base of the rule pages linked from SARIF (default: the shipped docs)\n"
     "\n"
     "Settings left unset come from the [tool.dsls] table of the nearest pyproject.toml, then from\n"
-    "version pins (requirements*.txt, pyproject.toml, setup.cfg, environment.yml).\n"
+    "version pins (requirements*.txt, pyproject.toml, setup.cfg, environment.yml), the nearest\n"
+    "folder's first, up to the repository root or the filesystem root.\n"
+    "In folders, files that .gitignore files exclude are not looked at.\n"
     "Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage or I/O error.\n";
 
 std::string severityWord(analysis::Severity s) {
@@ -87,6 +95,13 @@ Setters reportOptions(CheckOptions& o) {
          o.failOn = **level;
          return std::nullopt;
        }},
+      {"--min-severity",
+       [&o](const std::string& v) -> std::optional<std::string> {
+         auto level = workspace::parseRuleLevel(v);
+         if (!level || !*level) return "--min-severity takes error, warning, information or hint, not '" + v + "'";
+         o.minSeverity = **level;
+         return std::nullopt;
+       }},
       {"--color",
        [&o](const std::string& v) -> std::optional<std::string> {
          if (v == "auto") o.color = ColorMode::Auto;
@@ -110,12 +125,18 @@ Setters ruleOptions(CheckOptions& o) {
       {"--select",
        [&o](const std::string& v) -> std::optional<std::string> {
          if (!o.rules.select) o.rules.select.emplace();
-         for (auto& c : splitCodes(v)) o.rules.select->push_back(c);
+         for (auto& c : splitCodes(v)) {
+           if (auto problem = workspace::ruleCodeProblem(c)) return "--select: " + *problem;
+           o.rules.select->push_back(c);
+         }
          return std::nullopt;
        }},
       {"--ignore",
        [&o](const std::string& v) -> std::optional<std::string> {
-         for (auto& c : splitCodes(v)) o.rules.ignore.push_back(c);
+         for (auto& c : splitCodes(v)) {
+           if (auto problem = workspace::ruleCodeProblem(c)) return "--ignore: " + *problem;
+           o.rules.ignore.push_back(c);
+         }
          return std::nullopt;
        }},
   };
@@ -126,12 +147,14 @@ Setters runOptions(CheckOptions& o) {
   return {
       {"--deepspeed-version",
        [&o](const std::string& v) -> std::optional<std::string> {
+         if (auto problem = workspace::versionProblem(v)) return "--deepspeed-version: " + *problem;
          o.base.deepspeedVersion = v;
          o.base.deepspeedVersionSource = "--deepspeed-version";
          return std::nullopt;
        }},
       {"--torch-version",
        [&o](const std::string& v) -> std::optional<std::string> {
+         if (auto problem = workspace::versionProblem(v)) return "--torch-version: " + *problem;
          o.base.torchVersion = v;
          o.base.torchVersionSource = "--torch-version";
          return std::nullopt;
@@ -158,6 +181,12 @@ Setters runOptions(CheckOptions& o) {
 // Which files are read, and the name of standard input.
 Setters inputOptions(CheckOptions& o) {
   return {
+      {"--config-glob",
+       [&o](const std::string& v) -> std::optional<std::string> {
+         if (v.empty()) return std::string("--config-glob needs a non-empty glob");
+         o.base.configGlobs.push_back(v);
+         return std::nullopt;
+       }},
       {"--include",
        [&o](const std::string& v) -> std::optional<std::string> {
          o.include.push_back(v);
@@ -198,6 +227,7 @@ std::optional<std::string> combinationError(const CheckOptions& o) {
 
 std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std::string>& args) {
   CheckOptions o;
+  o.base.commandLine = true;  // messages name the flags and [tool.dsls]
   const Setters valued = valuedOptions(o);
   const std::map<std::string, bool*> flags = {
       {"--fix", &o.fix}, {"--diff", &o.diff}, {"--isolated", &o.isolated}, {"--help", &o.help}, {"-h", &o.help}};

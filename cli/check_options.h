@@ -28,8 +28,10 @@ struct CheckOptions {
   analysis::Settings base;     // versions, world size, launcher from flags
   workspace::RuleSelection rules;  // --select / --ignore
   analysis::Severity failOn = analysis::Severity::Warning;
+  std::optional<analysis::Severity> minSeverity;  // --min-severity: findings below it are not shown
   std::string ruleDocsUrl;     // base URL of the rule pages for SARIF; empty = the shipped docs
   bool help = false;
+  bool folderGiven = false;  // a PATH is a folder: the text output leads with errors and warnings
 };
 
 // The options, or a usage error message.

@@ -17,7 +17,8 @@ namespace {
 std::shared_ptr<const analysis::DocumentAnalysis> analyzeFiltered(const std::string& name, const std::string& text,
                                                                   const analysis::Settings& settings,
                                                                   const FindingFilter& keep) {
-  auto full = analysis::analyzeDocument(name, "", text, settings);
+  // The command line has already decided the file is a config (it may be one named explicitly).
+  auto full = analysis::analyzeDocument(name, "", text, settings, analysis::DocumentKind::DsConfig);
   auto filtered = std::make_shared<analysis::DocumentAnalysis>(*full);
   std::erase_if(filtered->findings, [&](const analysis::Finding& f) { return !keep(f); });
   return filtered;

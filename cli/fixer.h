@@ -22,7 +22,7 @@ struct FixOutcome {
 
 inline constexpr int kMaxFixPasses = 5;
 
-// Analyses `text` and, when `applyFixes`, applies fixAll's merged safe edits of the findings that
+// Analyses `text` as a ds_config and, when `applyFixes`, applies fixAll's merged safe edits of the findings that
 // `keep` accepts, re-analysing after each pass (at most kMaxFixPasses). The returned analysis is
 // of the final text, with only the kept findings.
 FixOutcome analyzeAndFix(const std::string& name, std::string text, const analysis::Settings& settings,

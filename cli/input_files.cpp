@@ -1,5 +1,6 @@
 #include "cli/input_files.h"
 
+#include "cli/gitignore.h"
 #include "cli/path_glob.h"
 
 #include <algorithm>
@@ -23,6 +24,7 @@ void walk(const std::string& root, const std::vector<std::string>& include, cons
     out.errors.push_back(root + ": " + ec.message());
     return;
   }
+  GitignoreStack gitignore(root);
   for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (ec) {
       out.errors.push_back(root + ": " + ec.message());
@@ -33,11 +35,13 @@ void walk(const std::string& root, const std::vector<std::string>& include, cons
     const std::string path = displayPath(entry.path().generic_string());
     std::error_code typeError;
     if (entry.is_directory(typeError)) {
-      if (entry.is_symlink(typeError) || isSkippedFolder(name) || excluded(exclude, path)) it.disable_recursion_pending();
+      if (entry.is_symlink(typeError) || isSkippedFolder(name) || excluded(exclude, path) ||
+          gitignore.ignored(entry.path(), true))
+        it.disable_recursion_pending();
       continue;
     }
     if (!entry.is_regular_file(typeError)) continue;
-    if (excluded(exclude, path)) continue;
+    if (excluded(exclude, path) || gitignore.ignored(entry.path(), false)) continue;
     if (!include.empty() && !pathMatchesAny(include, path)) continue;
     found.push_back(path);
   }

@@ -1,5 +1,6 @@
 // Expands the paths given to `dsls check` into the files to look at: folders are walked
-// (without following folder symlinks, skipping VCS, dependency and build folders) and
+// (without following folder symlinks, skipping VCS, dependency and build folders and what the
+// .gitignore files say) and
 // --include / --exclude globs filter what is found.
 #pragma once
 

@@ -41,12 +41,38 @@ std::string plural(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-// Control characters of a log line (colour codes, terminal commands) shown as "?", one column each,
-// so that a file cannot drive the terminal and the carets stay aligned. Tabs are kept.
+// Length of the well-formed UTF-8 sequence at text[i] (1 for ASCII), or 0.
+std::size_t utf8Length(std::string_view text, std::size_t i) {
+  const unsigned char lead = static_cast<unsigned char>(text[i]);
+  std::size_t n = lead < 0x80 ? 1 : lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3
+                  : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return 0;
+  const unsigned char second = static_cast<unsigned char>(text[i + 1 < text.size() ? i + 1 : i]);
+  if ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F) || (lead == 0xF0 && second < 0x90) ||
+      (lead == 0xF4 && second > 0x8F))
+    return 0;  // overlong, surrogate or above U+10FFFF
+  return n;
+}
+
+// Control characters (colour codes, terminal commands; C0, DEL and C1) and bytes that are not
+// UTF-8 shown as "?", so that a file cannot drive the terminal. Tabs are kept.
 std::string printable(std::string_view text, bool keepNewlines = false) {
-  std::string out(text);
-  for (char& c : out)
-    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && !(keepNewlines && c == '\n')) || c == 0x7f) c = '?';
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    std::size_t n = utf8Length(text, i);
+    bool c1 = n == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;
+    if (n == 0 || c1 || c == 0x7f || (c < 0x20 && c != '\t' && !(keepNewlines && c == '\n'))) {
+      out += '?';
+      i += n == 0 ? 1 : n;
+      continue;
+    }
+    out.append(text.substr(i, n));
+    i += n;
+  }
   return out;
 }
 
@@ -67,10 +93,17 @@ std::string_view clipColumns(std::string_view line, std::size_t maxColumns, bool
 
 class TextReporter : public Reporter {
  public:
-  TextReporter(std::ostream& out, bool color, bool logReport) : out_(out), color_(color), logReport_(logReport) {}
+  TextReporter(std::ostream& out, bool color, bool logReport, bool brief)
+      : out_(out), color_(color), logReport_(logReport), brief_(brief) {}
 
   void file(const FileReport& r) override {
-    for (const auto& f : r.findings) finding(r, f);
+    for (const auto& f : r.findings) {
+      if (brief_ && static_cast<int>(f.severity) > static_cast<int>(analysis::Severity::Warning)) {
+        ++notShown_;
+        continue;
+      }
+      finding(r, f);
+    }
     if (logReport_ && r.log && !r.findings.empty()) {
       std::string markdown = printable(terminalMarkdown(analysis::logReportMarkdown(*r.log)), true);
       out_ << "\n" << paint("\033[1m", "Log report for " + r.path) << "\n\n" << markdown;
@@ -98,6 +131,9 @@ class TextReporter : public Reporter {
            << plural(s.filesChecked, "file", "files") << ".";
       if (s.fixable) out_ << " " << s.fixable << " can be fixed with --fix.";
       out_ << "\n";
+      if (notShown_)
+        out_ << plural(notShown_, "information or hint finding", "information and hint findings")
+             << " not shown (--min-severity hint shows them).\n";
     }
     if (s.fixed) out_ << "Fixed " << plural(s.fixed, "finding", "findings") << " in "
                       << plural(s.filesWritten, "file", "files") << ".\n";
@@ -112,7 +148,7 @@ class TextReporter : public Reporter {
   void finding(const FileReport& r, const analysis::Finding& f) {
     Position start = r.positions.at(f.range.begin);
     Position end = r.positions.at(f.range.end);
-    out_ << paint("\033[1m", fmt::format("{}:{}:{}:", r.path, start.line, start.column)) << " "
+    out_ << paint("\033[1m", fmt::format("{}:{}:{}:", printable(r.path), start.line, start.column)) << " "
          << paint(severityColor(f.severity), severityWord(f.severity)) << " "
          << paint("\033[2m", "[" + f.code + "]") << " " << printable(f.message, true) << "\n";
     std::string gutter = std::to_string(start.line);
@@ -143,7 +179,7 @@ class TextReporter : public Reporter {
     }
     if (const analysis::Fix* fix = shownFix(f)) {
       std::string how = r.written ? "" : fix->safe && !fix->edits.empty() ? " (--fix applies it)" : "";
-      out_ << " " << pad << " " << paint("\033[1;32m", "= fix:") << " " << fix->title << how << "\n";
+      out_ << " " << pad << " " << paint("\033[1;32m", "= fix:") << " " << printable(fix->title) << how << "\n";
     }
     for (const auto& rel : f.related) {
       std::string where;
@@ -153,7 +189,8 @@ class TextReporter : public Reporter {
       } else {
         where = rel.document;
       }
-      out_ << " " << pad << " " << paint("\033[1;36m", "= note:") << " " << where << ": " << rel.message << "\n";
+      out_ << " " << pad << " " << paint("\033[1;36m", "= note:") << " " << printable(where) << ": "
+           << printable(rel.message) << "\n";
     }
   }
 
@@ -166,12 +203,14 @@ class TextReporter : public Reporter {
   std::ostream& out_;
   bool color_;
   bool logReport_;
+  bool brief_;
+  std::size_t notShown_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<Reporter> makeTextReporter(std::ostream& out, bool color, bool logReport) {
-  return std::make_unique<TextReporter>(out, color, logReport);
+std::unique_ptr<Reporter> makeTextReporter(std::ostream& out, bool color, bool logReport, bool brief) {
+  return std::make_unique<TextReporter>(out, color, logReport, brief);
 }
 
 }  // namespace dsls::cli

@@ -24,7 +24,9 @@ class Reporter {
   virtual void finish(const Summary&) = 0;
 };
 
-std::unique_ptr<Reporter> makeTextReporter(std::ostream& out, bool color, bool logReport);
+// `brief`: findings below warning are counted in one line instead of shown (a folder checked
+// without --min-severity).
+std::unique_ptr<Reporter> makeTextReporter(std::ostream& out, bool color, bool logReport, bool brief = false);
 std::unique_ptr<Reporter> makeJsonReporter(std::ostream& out, bool logReport);
 std::unique_ptr<Reporter> makeSarifReporter(std::ostream& out, const std::string& ruleDocsUrl);
 std::unique_ptr<Reporter> makeGithubReporter(std::ostream& out);

@@ -21,6 +21,7 @@ TextLocator::TextLocator(std::vector<std::size_t> offsets, const std::vector<std
 void TextLocator::closeLine() {
   if (capturing_) {
     if (!current_.empty() && current_.back() == '\r') current_.pop_back();
+    if (line_ == 1 && current_.starts_with("\xEF\xBB\xBF")) current_.erase(0, 3);
     lines_[line_] = current_;
   }
   capturing_ = false;
@@ -62,8 +63,8 @@ void TextLocator::feed(std::string_view chunk) {
       keep(i);
       closeLine();
       segmentStart = i + 1;
-    } else if ((c & 0xC0) != 0x80) {
-      ++column_;
+    } else if ((c & 0xC0) != 0x80 && !(at == 0 && chunk.starts_with("\xEF\xBB\xBF"))) {
+      ++column_;  // a byte order mark takes no column, as editors do not show it
     }
   }
   keep(chunk.size());
@@ -78,7 +79,10 @@ void TextLocator::finish() {
     lineOfOffset_[lineWanted_[nextWanted_]] = line_;
     capturing_ = true;
   }
-  if (capturing_) lines_[line_] = current_;
+  if (capturing_) {
+    if (line_ == 1 && current_.starts_with("\xEF\xBB\xBF")) current_.erase(0, 3);
+    lines_[line_] = current_;
+  }
   capturing_ = false;
 }
 

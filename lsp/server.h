@@ -69,6 +69,7 @@ class Server {
     std::uint64_t generation = 0;
     std::uint64_t analysisGeneration = 0;  // generation `analysis` was computed for (0 = none)
     std::uint64_t inFlightGeneration = 0;  // generation being analysed now (0 = none)
+    bool published = false;  // diagnostics were published as a config or log: an Other result clears them
     std::vector<std::function<void(const OpenDocument*)>> waiters;
     bool sizeNoticeShown = false;  // window/showMessage about a partial analysis, once per open document
   };
@@ -109,6 +110,7 @@ class Server {
   void onResponse(const protocol::Incoming& msg);
   void send(const Json& message);
   void notify(std::string_view method, Json params);
+  void showWarning(const std::string& message);  // window/showMessage, type Warning
   void request(std::string_view method, Json params, std::function<void(const Json& result, const Json& error)> done);
   void finish(int code);
   void answerShutdownWhenIdle();
@@ -180,7 +182,8 @@ class Server {
   int exitCode_ = 1;
   protocol::ClientCapabilities caps_;
   analysis::Settings initOptions_;   // from initializationOptions, as sent
-  analysis::Settings initSettings_;  // initOptions_ with the versions the workspace pins
+  std::vector<std::string> initProblems_;  // wrong values in initializationOptions, shown after initialized
+  analysis::Settings initSettings_;  // initOptions_ (the pins are read per document, nearest first)
   analysis::Settings settings_;      // effective: initSettings_ overlaid by workspace/configuration
   Json clientSettings_;              // the last `dsls` settings section the client sent
   std::uint64_t nextGeneration_ = 1;

@@ -5,6 +5,7 @@
 #include "lsp/to_lsp.h"
 #include "protocol/uri.h"
 #include "workspace/project_settings.h"
+#include "workspace/workspace_versions.h"
 
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/post.hpp>
@@ -104,12 +105,13 @@ void Server::startAnalysis(const std::string& uri) {
   od->inFlightGeneration = generation;
   // The pool gets a snapshot of every input; the strand keeps ownership of the live document.
   boost::asio::post(pool_, [this, uri, generation, language = od->doc->languageId(), text = od->doc->text(),
-                            settings = settings_]() mutable {
+                            settings = settings_, roots = workspaceRoots_]() mutable {
     std::shared_ptr<const analysis::DocumentAnalysis> result;
     try {
       // The [tool.dsls] section of the nearest pyproject.toml applies under the editor's settings,
-      // so the editor and `dsls check` agree.
-      if (auto path = protocol::uriToPath(uri)) settings = workspace::settingsForFile(*path, settings);
+      // and the nearest pin from the file's folder up to the workspace root, as `dsls check` reads them.
+      if (auto path = protocol::uriToPath(uri)) settings = workspace::settingsForFile(*path, settings, roots);
+      else workspace::detectWorkspaceVersions(roots, settings);
       result = analysis::analyzeDocument(uri, language, std::move(text), settings);
     } catch (const std::exception& e) {
       log_.error("analysis of {} failed: {}", uri, e.what());
@@ -134,7 +136,12 @@ void Server::analysisDone(const std::string& uri, std::uint64_t generation,
   od->analysis = std::move(result);
   od->analysisGeneration = generation;
   if (od->analysis->config || od->analysis->log) ++linkEpoch_;
-  if (!caps_.pullDiagnostics) publishDiagnostics(*od);
+  // A document that is neither a config nor a log gets nothing, unless earlier diagnostics need clearing.
+  const bool other = od->analysis->kind == analysis::DocumentKind::Other;
+  if (!caps_.pullDiagnostics && (!other || od->published)) {
+    publishDiagnostics(*od);
+    od->published = !other;
+  }
   if (!od->sizeNoticeShown) {
     if (std::string notice = analysis::sizeNotice(*od->analysis); !notice.empty()) {
       od->sizeNoticeShown = true;

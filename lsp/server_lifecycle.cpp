@@ -28,6 +28,7 @@ void Server::onInitialize(const Json& params, Reply reply) {
     mergeSettings(options.is_object() && options.contains("dsls") ? options["dsls"] : options, initOptions_, problems);
   }
   for (const auto& p : problems) log_.warn("initializationOptions: {}", p);
+  initProblems_ = problems;
 
   // Versions not given by the client come from the workspace's pins, read-only.
   std::vector<std::string> roots;
@@ -42,7 +43,9 @@ void Server::onInitialize(const Json& params, Reply reply) {
   }
   workspaceRoots_ = roots;
   initSettings_ = initOptions_;
-  workspace::detectWorkspaceVersions(roots, initSettings_, logVersions(log_));
+  // Pins are looked up per document (the nearest wins); the workspace's are only logged here.
+  analysis::Settings pinned = initOptions_;
+  workspace::detectWorkspaceVersions(roots, pinned, logVersions(log_));
   settings_ = initSettings_;
 
   phase_ = Phase::Initialized;
@@ -77,9 +80,16 @@ Json Server::capabilities() const {
 }
 
 void Server::onInitialized(const Json&) {
+  // Sent once the client is ready: a wrong setting is told to the user, not only to the log.
+  for (const auto& p : initProblems_) showWarning(p);
+  initProblems_.clear();
   if (caps_.workspaceConfiguration) pullConfiguration();
   if (caps_.didChangeConfigurationDynamic) registerForConfigurationChanges();
   if (caps_.didChangeWatchedFilesDynamic) watchProjectFiles();
+}
+
+void Server::showWarning(const std::string& message) {
+  notify("window/showMessage", {{"type", 2}, {"message", "dsls settings: " + message}});
 }
 
 void Server::registerForConfigurationChanges() {
@@ -103,8 +113,8 @@ void Server::watchProjectFiles() {
 
 void Server::onDidChangeWatchedFiles(const Json& params) {
   log_.info("project files changed ({} events): re-reading version pins", params.value("changes", Json::array()).size());
-  initSettings_ = initOptions_;
-  workspace::detectWorkspaceVersions(workspaceRoots_, initSettings_, logVersions(log_));
+  analysis::Settings pinned = initOptions_;
+  workspace::detectWorkspaceVersions(workspaceRoots_, pinned, logVersions(log_));
   applyClientSettings(clientSettings_);
 }
 
@@ -138,7 +148,10 @@ void Server::applyClientSettings(const Json& section) {
   if (section.is_object()) {
     std::vector<std::string> problems;
     mergeSettings(section, merged, problems);
-    for (const auto& p : problems) log_.warn("settings: {}", p);
+    for (const auto& p : problems) {
+      log_.warn("settings: {}", p);
+      showWarning(p);
+    }
     clientSettings_ = section;
   }
   settings_ = merged;

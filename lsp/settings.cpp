@@ -1,6 +1,7 @@
 #include "lsp/settings.h"
 
 #include "workspace/project_settings.h"
+#include "workspace/setting_checks.h"
 
 namespace dsls::lsp {
 
@@ -16,8 +17,21 @@ void mergeSettings(const protocol::Json& json, analysis::Settings& s, std::vecto
     out = it->get<std::string>();
     if (source) *source = "editor settings";
   };
-  text("deepspeedVersion", s.deepspeedVersion, &s.deepspeedVersionSource);
-  text("torchVersion", s.torchVersion, &s.torchVersionSource);
+  auto version = [&](const char* key, std::string& out, std::string& source) {
+    std::string given;
+    std::string givenSource;
+    text(key, given, &givenSource);
+    if (given.empty()) return;
+    if (auto problem = workspace::versionProblem(given)) {
+      // Left as it was: a wrong value must not hide the pin found in the workspace.
+      problems.push_back(std::string("dsls.") + key + ": " + *problem + "; the setting is ignored");
+      return;
+    }
+    out = given;
+    source = givenSource;
+  };
+  version("deepspeedVersion", s.deepspeedVersion, s.deepspeedVersionSource);
+  version("torchVersion", s.torchVersion, s.torchVersionSource);
   text("launcher", s.launcher, nullptr);
   if (auto it = json.find("worldSize"); it != json.end() && !it->is_null()) {
     if (it->is_number_integer() && it->get<long long>() > 0) s.worldSize = it->get<long long>();

@@ -1,6 +1,7 @@
 #include "workspace/project_settings.h"
 
 #include "analysis/facade/rule_list.h"
+#include "workspace/setting_checks.h"
 #include "workspace/workspace_versions.h"
 
 #include <toml++/toml.h>
@@ -8,6 +9,7 @@
 #include <fnmatch.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -46,11 +48,18 @@ void readTable(const toml::table& table, ProjectSettings& out) {
   for (const auto& [key, node] : table) {
     const std::string name(key.str());
     auto problem = [&](const std::string& what) { out.problems.push_back(out.file + ": [tool.dsls] " + name + " " + what); };
+    auto error = [&](const std::string& what) { out.errors.push_back(out.file + ": [tool.dsls] " + name + ": " + what); };
     if (name == "deepspeed-version" || name == "torch-version" || name == "launcher") {
       auto value = stringValue(node);
       if (!value) {
         problem("must be a string");
         continue;
+      }
+      if (name != "launcher") {
+        if (auto bad = versionProblem(*value)) {
+          error(*bad);
+          continue;
+        }
       }
       (name == "launcher" ? out.launcher : name == "torch-version" ? out.torchVersion : out.deepspeedVersion) = *value;
     } else if (name == "world-size") {
@@ -59,8 +68,14 @@ void readTable(const toml::table& table, ProjectSettings& out) {
       else out.worldSize = *value;
     } else if (name == "select" || name == "ignore" || name == "config-globs") {
       auto list = stringList(node);
-      if (!list) problem("must be a list of strings");
-      else if (name == "select") out.select = std::move(*list);
+      if (!list) {
+        problem("must be a list of strings");
+        continue;
+      }
+      if (name != "config-globs")
+        for (const std::string& code : *list)
+          if (auto bad = ruleCodeProblem(code)) error(*bad);
+      if (name == "select") out.select = std::move(*list);
       else if (name == "ignore") out.ignore = std::move(*list);
       else out.configGlobs = std::move(*list);
     } else if (name == "rules") {
@@ -75,8 +90,14 @@ void readTable(const toml::table& table, ProjectSettings& out) {
         // Appended, not "." + std::string: that trips GCC 12's -Wrestrict false positive (PR 105329).
         if (!parsed)
           problem(std::string(".").append(code.str()).append(" must be off, error, warning, information or hint"));
+        else if (auto bad = ruleCodeProblem(code.str())) error(*bad);
         else out.rules[std::string(code.str())] = *parsed;
       }
+    } else if (name == "output-severity") {
+      auto word = stringValue(node);
+      auto level = word ? parseRuleLevel(*word) : std::nullopt;
+      if (!level || !*level) problem("must be error, warning, information or hint");
+      else out.outputSeverity = **level;
     } else {
       problem("is not a dsls setting");
     }
@@ -136,24 +157,23 @@ bool isRepositoryRoot(const fs::path& dir) {
   return fs::exists(dir / ".git", ec);
 }
 
-// The directories whose pins describe the file: its own, up to the project root (nearest first).
-// Without a project root above, only the file's own directory.
-std::vector<std::string> versionRoots(const fs::path& start, const std::string& projectFile) {
+}  // namespace
+
+std::vector<std::string> pinSearchFolders(const std::string& path, const std::vector<std::string>& workspaceRoots) {
+  std::vector<fs::path> roots;
+  for (const auto& r : workspaceRoots) roots.push_back(startDirectory(r));
   std::vector<std::string> chain;
-  fs::path dir = start;
+  fs::path dir = startDirectory(path);
   for (int depth = 0; depth < 64 && !dir.empty(); ++depth) {
     chain.push_back(dir.string());
-    std::error_code ec;
-    if (isRepositoryRoot(dir) || (!projectFile.empty() && fs::path(projectFile).parent_path() == dir) ||
-        fs::exists(dir / "pyproject.toml", ec))
-      return chain;
-    if (dir == dir.root_path() || dir.parent_path() == dir) break;
+    bool workspaceRoot = std::find(roots.begin(), roots.end(), dir) != roots.end();
+    if (workspaceRoot || isRepositoryRoot(dir) || dir == dir.root_path() || dir.parent_path() == dir) break;
     dir = dir.parent_path();
   }
-  return {start.string()};
+  for (const auto& r : roots)
+    if (std::find(chain.begin(), chain.end(), r.string()) == chain.end()) chain.push_back(r.string());
+  return chain;
 }
-
-}  // namespace
 
 std::optional<std::optional<analysis::Severity>> parseRuleLevel(std::string_view s) {
   using analysis::Severity;
@@ -218,7 +238,7 @@ std::vector<std::string> knownCodes() {
 }
 
 ResolvedSettings resolveSettings(const std::string& path, const analysis::Settings& base, const RuleSelection& flags,
-                                 bool useProjectFiles) {
+                                 bool useProjectFiles, const std::vector<std::string>& workspaceRoots) {
   ResolvedSettings out;
   analysis::Settings& s = out.settings;
   s = base;
@@ -226,6 +246,8 @@ ResolvedSettings resolveSettings(const std::string& path, const analysis::Settin
   if (project) {
     out.projectFile = project->file;
     out.problems = project->problems;
+    out.errors = project->errors;
+    out.outputSeverity = project->outputSeverity;
     const std::string source = "pyproject.toml [tool.dsls]";
     if (s.deepspeedVersion.empty() && project->deepspeedVersion) {
       s.deepspeedVersion = *project->deepspeedVersion;
@@ -240,7 +262,7 @@ ResolvedSettings resolveSettings(const std::string& path, const analysis::Settin
     if (s.configGlobs.empty()) s.configGlobs = project->configGlobs;
   }
   if (useProjectFiles && (s.deepspeedVersion.empty() || s.torchVersion.empty()))
-    detectWorkspaceVersions(versionRoots(startDirectory(path), out.projectFile), s);
+    detectWorkspaceVersions(pinSearchFolders(path, workspaceRoots), s);
 
   // A --select replaces the project's selection and re-enables what the project switched off.
   out.select = flags.select ? flags.select : project ? project->select : std::nullopt;
@@ -259,8 +281,9 @@ ResolvedSettings resolveSettings(const std::string& path, const analysis::Settin
   return out;
 }
 
-analysis::Settings settingsForFile(const std::string& path, const analysis::Settings& base) {
-  return resolveSettings(path, base, RuleSelection{}).settings;
+analysis::Settings settingsForFile(const std::string& path, const analysis::Settings& base,
+                                   const std::vector<std::string>& workspaceRoots) {
+  return resolveSettings(path, base, RuleSelection{}, true, workspaceRoots).settings;
 }
 
 }  // namespace dsls::workspace

@@ -14,7 +14,8 @@
 namespace dsls::workspace {
 
 // What a [tool.dsls] table says. Keys: deepspeed-version, torch-version, world-size, launcher,
-// select, ignore, rules = {code = "off"|"error"|"warning"|"information"|"hint"}, config-globs.
+// select, ignore, rules = {code = "off"|"error"|"warning"|"information"|"hint"}, config-globs,
+// output-severity (the command line shows no finding below it).
 struct ProjectSettings {
   std::string file;  // the pyproject.toml it came from
   std::optional<std::string> deepspeedVersion, torchVersion, launcher;
@@ -23,7 +24,10 @@ struct ProjectSettings {
   std::vector<std::string> ignore;
   std::map<std::string, std::optional<analysis::Severity>> rules;
   std::vector<std::string> configGlobs;
+  std::optional<analysis::Severity> outputSeverity;
   std::vector<std::string> problems;  // TOML syntax errors, unknown keys, ill-typed values
+  // Values that would silently change what is checked: unknown rule codes, malformed versions.
+  std::vector<std::string> errors;
 };
 
 // Parses pyproject.toml text; nullopt when it has no [tool.dsls] table. A file that is not
@@ -45,17 +49,26 @@ struct ResolvedSettings {
   std::optional<std::vector<std::string>> select;  // effective selection, for codes no registry lists
   std::vector<std::string> ignore;
   std::string projectFile;  // the pyproject.toml used, or empty
+  std::optional<analysis::Severity> outputSeverity;  // [tool.dsls] output-severity
   std::vector<std::string> problems;
+  std::vector<std::string> errors;  // the project's errors (ProjectSettings::errors)
 };
 
 // `base` wins field by field; what it leaves empty comes from [tool.dsls], then (for the two
-// versions) from pins or installs found by detectWorkspaceVersions between the file and its
-// project root. With `useProjectFiles` false neither pyproject.toml nor pins are read.
+// versions) from the nearest pin or install (pinSearchFolders). With `useProjectFiles` false
+// neither pyproject.toml nor pins are read.
 ResolvedSettings resolveSettings(const std::string& path, const analysis::Settings& base, const RuleSelection& flags,
-                                 bool useProjectFiles = true);
+                                 bool useProjectFiles = true, const std::vector<std::string>& workspaceRoots = {});
 
 // The same, keeping only the settings: what the server calls for each document.
-analysis::Settings settingsForFile(const std::string& path, const analysis::Settings& base);
+analysis::Settings settingsForFile(const std::string& path, const analysis::Settings& base,
+                                   const std::vector<std::string>& workspaceRoots = {});
+
+// Where pins are looked for, nearest first: the folder of `path` and each folder above it, up to
+// and including a workspace root, a repository root (a folder holding .git) or the filesystem
+// root, whichever comes first; then the workspace roots not passed on the way (for documents
+// outside them). The command line and the server search the same way.
+std::vector<std::string> pinSearchFolders(const std::string& path, const std::vector<std::string>& workspaceRoots);
 
 // True when `code` equals one of `patterns` or matches it as a glob ("log-*").
 bool codeMatches(std::string_view code, const std::vector<std::string>& patterns);

@@ -40,7 +40,7 @@ std::vector<Action> actions(const analysis::ConfigAnalysis& a, const std::vector
   if (!loc.member || !loc.onKey || loc.path.size() != 2 || loc.path[0] != "zero_optimization") return out;
   const ConfigModel& m = a.model();
   std::optional<analysis::Fix> fix;
-  if (loc.path[1] == "overlap_comm" && m.zero.overlapComm.value == true) fix = overlapCommOffFix(a.text(), m);
+  if (loc.path[1] == "overlap_comm" && m.zero.overlapComm.value == true) fix = overlapCommOffFix(a.text(), m, false);
   if (loc.path[1] == "contiguous_gradients" && m.zero.contiguousGradients.value == true)
     fix = contiguousGradientsOffFix(a.text(), m);
   if (fix) out.push_back(fromFix(*fix, Action::Kind::Refactor, {}));

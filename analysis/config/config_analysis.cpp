@@ -1,6 +1,7 @@
 #include "analysis/config/config_analysis.h"
 
 #include "analysis/config/rule.h"
+#include "analysis/config/rules/text_encoding.h"
 #include "analysis/core/limits.h"
 
 #include <algorithm>
@@ -13,6 +14,11 @@ ConfigAnalysis::ConfigAnalysis(std::string text, const Settings& settings)
       settings_(settings),
       doc_(json::parse(text_)),
       model_(config::buildModel(doc_, settings_)) {
+  // Bytes that are not text: one finding says so, rather than one per byte run and rule.
+  if (auto notText = config::notUtf8Finding(text_)) {
+    findings_.push_back(std::move(*notText));
+    return;
+  }
   config::RuleContext ctx{text_, doc_, model_, settings_};
   for (const auto& rule : config::configRules())
     if (!syntaxOnly_ || rule.group == config::RuleGroup::Json) rule.check(ctx, findings_);

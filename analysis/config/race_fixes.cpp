@@ -17,7 +17,7 @@ std::optional<analysis::Fix> setFalse(std::string_view text, const ConfigModel& 
 
 }  // namespace
 
-std::optional<analysis::Fix> overlapCommOffFix(std::string_view text, const ConfigModel& model) {
+std::optional<analysis::Fix> overlapCommOffFix(std::string_view text, const ConfigModel& model, bool releaseAffected) {
   if (model.zero.stage.value == 3) {
     // Whether turning the flag off avoids ZeRO-3's race is not established; offer it, unpreferred.
     return setFalse(text, model, model.zero.overlapComm, "overlap_comm",
@@ -25,9 +25,10 @@ std::optional<analysis::Fix> overlapCommOffFix(std::string_view text, const Conf
   }
   auto fix = setFalse(text, model, model.zero.overlapComm, "overlap_comm", "Set overlap_comm to false");
   if (fix) {
-    // Safe to apply unattended: it trades some communication overlap for correct gradients.
     fix->preferred = true;
-    fix->safe = true;
+    // Applied unattended only where the release has the race: there it trades some
+    // communication overlap for correct gradients; elsewhere it may only cost speed.
+    fix->safe = releaseAffected;
   }
   return fix;
 }

@@ -10,9 +10,11 @@
 
 namespace dsls::config {
 
-// "Set overlap_comm to false": preferred, covers every ZeRO-1/2 variant. nullopt when
-// there is no zero_optimization object to edit.
-std::optional<analysis::Fix> overlapCommOffFix(std::string_view text, const ConfigModel& model);
+// "Set overlap_comm to false": preferred, covers every ZeRO-1/2 variant. Safe (applied by
+// --fix and fix-all) only when `releaseAffected`: the configured DeepSpeed release is known to
+// have the race; with the version unknown it is offered, since turning the overlap off slows
+// a run that may not need it. nullopt when there is no zero_optimization object to edit.
+std::optional<analysis::Fix> overlapCommOffFix(std::string_view text, const ConfigModel& model, bool releaseAffected);
 
 // "Set contiguous_gradients to false": covers only the bucket races; nullopt where an
 // offloaded optimizer forces the flag back on (ZeRO-1/2) or there is nothing to edit.

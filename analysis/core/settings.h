@@ -20,6 +20,9 @@ struct Settings {
   std::optional<bool> torchCompile;  // the model is wrapped in torch.compile; unknown when unset
   // Per rule code: a new severity, or nullopt to switch the rule off.
   std::map<std::string, std::optional<Severity>> ruleOverrides;
+  // Where the messages are read: the command line names its flags and [tool.dsls], the editor
+  // its settings (dsls.deepspeedVersion).
+  bool commandLine = false;
   // File-name globs that mark ds_config files, in addition to the built-in ones.
   std::vector<std::string> configGlobs;
 };

@@ -24,9 +24,10 @@ void applyRuleOverrides(std::vector<Finding>& findings, const Settings& settings
 }
 
 std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::string_view languageId,
-                                                        std::string text, const Settings& settings) {
+                                                        std::string text, const Settings& settings,
+                                                        std::optional<DocumentKind> kind) {
   auto result = std::make_shared<DocumentAnalysis>();
-  result->kind = classifyDocument(name, languageId, text, settings);
+  result->kind = kind ? *kind : classifyDocument(name, languageId, text, settings);
   result->name = std::move(name);
   result->settings = settings;
   switch (result->kind) {

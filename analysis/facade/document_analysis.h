@@ -7,6 +7,7 @@
 #include "analysis/core/settings.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,11 @@ struct DocumentAnalysis {
   std::shared_ptr<const logs::LogReport> log;    // for logs
 };
 
+// `kind` given: the caller has decided what the document is (a file named as a config on the
+// command line); otherwise classifyDocument decides.
 std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::string_view languageId,
-                                                        std::string text, const Settings& settings);
+                                                        std::string text, const Settings& settings,
+                                                        std::optional<DocumentKind> kind = std::nullopt);
 
 // Applies the user's per-rule overrides (off or another severity) to findings.
 void applyRuleOverrides(std::vector<Finding>& findings, const Settings& settings);

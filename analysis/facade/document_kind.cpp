@@ -1,5 +1,6 @@
 #include "analysis/facade/document_kind.h"
 
+#include "analysis/facade/config_detection.h"
 #include "analysis/logs/analyze.h"
 
 #include <fnmatch.h>
@@ -15,12 +16,6 @@ namespace {
 constexpr std::array kBuiltinConfigGlobs = {
     "*ds_config*.json", "*ds-config*.json", "*deepspeed*.json", "zero*.json",
     "ds_z*.json",       "*_zero[0-9]*.json", "*zero_stage*.json", "*ds_config*.jsonc",
-};
-
-// Top-level keys that only a DeepSpeed config has; one is enough.
-constexpr std::array kConfigMarkers = {
-    "\"zero_optimization\"", "\"train_micro_batch_size_per_gpu\"", "\"zero_allow_untested_optimizer\"",
-    "\"gradient_accumulation_steps\"", "\"train_batch_size\"", "\"steps_per_print\"", "\"wall_clock_breakdown\"",
 };
 
 std::string lower(std::string_view s) {
@@ -43,12 +38,10 @@ bool hasExtension(std::string_view fileName, std::initializer_list<std::string_v
   });
 }
 
-bool contentLooksLikeDsConfig(std::string_view text) {
-  std::string_view head = text.substr(0, 256 * 1024);
-  std::size_t i = head.find_first_not_of(" \t\r\n");
-  if (i == std::string_view::npos || head[i] != '{') return false;
-  return std::any_of(kConfigMarkers.begin(), kConfigMarkers.end(),
-                     [&](const char* m) { return head.find(m) != std::string_view::npos; });
+// A dependency list (requirements.txt, constraints.txt) names deepspeed and torch but is no log.
+bool isDependencyList(std::string_view fileName) {
+  std::string l = lower(fileName);
+  return l.starts_with("requirements") || l.starts_with("constraints") || l.find("requirements") != std::string::npos;
 }
 
 }  // namespace
@@ -74,9 +67,10 @@ DocumentKind classifyDocument(std::string_view name, std::string_view languageId
   if (languageId == "log") return DocumentKind::Log;
   bool jsonLike = languageId == "json" || languageId == "jsonc" || hasExtension(fileName, {".json", ".jsonc"});
   if (jsonLike) {
-    if (nameLooksLikeDsConfig(fileName, settings) || nameLooksLikeDsConfig(name, settings)) return DocumentKind::DsConfig;
-    return contentLooksLikeDsConfig(text) ? DocumentKind::DsConfig : DocumentKind::Other;
+    bool named = nameLooksLikeDsConfig(fileName, settings) || nameLooksLikeDsConfig(name, settings);
+    return jsonLooksLikeDsConfig(text, named) ? DocumentKind::DsConfig : DocumentKind::Other;
   }
+  if (isDependencyList(fileName)) return DocumentKind::Other;
   if (hasExtension(fileName, {".log", ".txt", ".out", ".err"}) && logs::looksLikeTrainingLog(text.substr(0, 64 * 1024)))
     return DocumentKind::Log;
   return DocumentKind::Other;

@@ -101,7 +101,9 @@ SEVERITY is one of \"off\", \"error\", \"warning\", \"information\" or
   :set #'dsls--set-and-apply)
 
 (defcustom dsls-detect-by-content t
-  "Non-nil means .json files with top-level DeepSpeed keys are configs too."
+  "Non-nil means .json files whose head names a DeepSpeed key are sent to dsls too.
+The key names come from `dsls schema'; the server then decides whether the file
+is a ds_config."
   :type 'boolean)
 
 (defcustom dsls-log-file-regexp "\\.log\\'"
@@ -148,11 +150,24 @@ output open in `dsls-log-mode' regardless."
 
 ;;;; File detection and modes
 
-(defconst dsls--top-level-keys
-  '("zero_optimization" "train_batch_size" "train_micro_batch_size_per_gpu"
-    "gradient_accumulation_steps" "zero_allow_untested_optimizer" "steps_per_print"
-    "wall_clock_breakdown" "activation_checkpointing")
-  "Top-level keys that mark a JSON file as a DeepSpeed config.")
+(defvar dsls--top-level-keys 'unknown
+  "Top-level ds_config key names, read once from `dsls schema' (the server's catalog).
+The symbol `unknown' until first needed; nil when dsls could not be run.")
+
+(defun dsls--top-level-keys ()
+  "The top-level key names of the ds_config schema that dsls prints."
+  (when (eq dsls--top-level-keys 'unknown)
+    (setq dsls--top-level-keys
+          (condition-case nil
+              (with-temp-buffer
+                (when (eql 0 (call-process dsls-program nil '(t nil) nil "schema"))
+                  (goto-char (point-min))
+                  (let ((properties (gethash "properties" (json-parse-buffer :object-type 'hash-table)))
+                        keys)
+                    (maphash (lambda (key _) (push key keys)) properties)
+                    keys)))
+            (error nil))))
+  dsls--top-level-keys)
 
 (defun dsls--glob-match-p (glob file)
   "Non-nil if GLOB matches FILE (its name, or its path when GLOB has a slash)."
@@ -162,39 +177,40 @@ output open in `dsls-log-mode' regardless."
                                           glob))
                     subject)))
 
-(defun dsls--json-has-deepspeed-keys-p ()
-  "Non-nil if the buffer holds JSON with a top-level DeepSpeed key."
-  (save-excursion
-    (save-restriction
-      (widen)
-      (goto-char (point-min))
-      (let ((parsed (condition-case nil
-                        (json-parse-buffer :object-type 'hash-table)
-                      (error 'unparsed))))
-        (if (hash-table-p parsed)
-            (cl-some (lambda (key) (gethash key parsed)) dsls--top-level-keys)
-          ;; Comments or trailing commas: fall back to a textual look.
-          (and (eq parsed 'unparsed)
-               (re-search-forward
-                (concat "\"" (regexp-opt dsls--top-level-keys) "\"[ \t\n]*:")
-                (min (point-max) 200000) t)))))))
+(defconst dsls--detection-bytes 65536
+  "How much of a file's head the package reads to decide before attaching.")
+
+(defun dsls--head-names-deepspeed-key-p ()
+  "Non-nil if the first 64 KiB of the buffer name a DeepSpeed top-level key as a key.
+A cheap look at the head, not a parse: the server decides with its own rule and
+publishes nothing for a JSON file that is no ds_config."
+  (let ((keys (dsls--top-level-keys)))
+    (and keys
+         (save-excursion
+           (save-restriction
+             (widen)
+             (goto-char (point-min))
+             (re-search-forward (concat "\"" (regexp-opt keys) "\"[ \t\n]*:")
+                                (min (point-max) (1+ dsls--detection-bytes)) t))))))
 
 (defun dsls-config-file-p ()
   "Non-nil if the current buffer visits a DeepSpeed config file."
   (when-let ((file buffer-file-name))
     (and (string-match-p "\\.json\\'" file)
          (or (cl-some (lambda (glob) (dsls--glob-match-p glob file)) dsls-config-globs)
-             (and dsls-detect-by-content (dsls--json-has-deepspeed-keys-p))))))
+             (and dsls-detect-by-content (dsls--head-names-deepspeed-key-p))))))
 
 (defconst dsls--log-markers
-  (regexp-opt '("[rank" "[Rank " "deepspeed" "DeepSpeed" "torch.distributed" "NCCL" "ProcessGroupNCCL"))
-  "Text that marks a .txt file as training output.")
+  (regexp-opt '("[rank" "[Rank " "torch.distributed" "NCCL INFO" "ProcessGroupNCCL"))
+  "Text that marks a .txt file as training output (the server decides for sure).")
 
 (defun dsls-log-file-p ()
   "Non-nil if the current buffer visits a training log."
   (when-let ((file buffer-file-name))
     (or (and dsls-log-file-regexp (string-match-p dsls-log-file-regexp file))
         (and (string-match-p "\\.txt\\'" file)
+             ;; A dependency list names deepspeed and torch but is no log.
+             (not (string-match-p "\\`\\(?:requirements\\|constraints\\)" (file-name-nondirectory file)))
              (save-excursion
                (goto-char (point-min))
                (re-search-forward dsls--log-markers (min (point-max) 65536) t))))))
@@ -222,10 +238,8 @@ output open in `dsls-log-mode' regardless."
 
 ;;;; Eglot
 
-(declare-function eglot--current-server-or-lose "eglot")
 (declare-function eglot-current-server "eglot")
 (defvar eglot-server-programs)
-(defvar eglot--servers-by-project)
 
 ;; Defined by the `defclass' below once Eglot loads; named here so compiling
 ;; this file without Eglot does not warn about the method dispatch on it.
@@ -259,14 +273,14 @@ output open in `dsls-log-mode' regardless."
        (object-of-class-p object 'dsls-eglot-server)))
 
 (defun dsls--eglot-servers ()
-  "Running Eglot servers that are dsls."
-  (when (boundp 'eglot--servers-by-project)
+  "Running Eglot servers that are dsls, found through the buffers they manage."
+  (when (fboundp 'eglot-current-server)
     (let (servers)
-      (maphash (lambda (_project list)
-                 (dolist (server list)
-                   (when (and (dsls--eglot-server-p server) (jsonrpc-running-p server))
-                     (push server servers))))
-               eglot--servers-by-project)
+      (dolist (buffer (buffer-list))
+        (with-current-buffer buffer
+          (let ((server (eglot-current-server)))
+            (when (and server (dsls--eglot-server-p server) (jsonrpc-running-p server))
+              (cl-pushnew server servers)))))
       servers)))
 
 ;;;; lsp-mode
@@ -401,7 +415,8 @@ Works in any buffer: a log file, a shell, compilation or terminal buffer."
   (let ((text (dsls--clean-text (buffer-substring-no-properties beg end))))
     (when (string-blank-p text)
       (user-error "Nothing to diagnose"))
-    (dsls-show-report (dsls-diagnose-text text))))
+    ;; Blank lines before the selection keep the report's line numbers those of the buffer.
+    (dsls-show-report (dsls-diagnose-text (concat (make-string (1- (line-number-at-pos beg t)) ?\n) text)))))
 
 ;;;; Report buffer
 

@@ -361,7 +361,8 @@ class Fix(CliTest):
         target = work / "configs" / "ds_config_zero2.json"
         target.chmod(0o640)
         before = tree_bytes(work)
-        r = run(["--isolated", "--fix", "."], cwd=work)
+        # The race fix is safe only on a release known to have the race.
+        r = run(["--isolated", "--deepspeed-version", "0.14.2", "--fix", "."], cwd=work)
         self.assertEqual(r.returncode, 1, r.stderr.decode())  # errors without a safe fix remain
         after = tree_bytes(work)
         changed = {k for k in before if before[k] != after[k]}
@@ -375,12 +376,27 @@ class Fix(CliTest):
         self.assertIn("Fixed 3 findings in 1 file.", r.stdout.decode())
         mtime = target.stat().st_mtime_ns
         time.sleep(0.01)
-        r2 = run(["--isolated", "--fix", "."], cwd=work)
+        r2 = run(["--isolated", "--deepspeed-version", "0.14.2", "--fix", "."], cwd=work)
         self.assertEqual(tree_bytes(work), after)
         self.assertEqual(target.stat().st_mtime_ns, mtime)  # not even rewritten
         self.assertNotIn("Fixed", r2.stdout.decode())
-        _, doc = self.check_json(["--isolated", "."], cwd=work)
+        _, doc = self.check_json(["--isolated", "--deepspeed-version", "0.14.2", "."], cwd=work)
         self.assertEqual(doc["summary"]["fixable"], 0)
+
+    def test_race_fix_left_alone_when_the_version_is_unknown(self):
+        work = self.tmp / "w"
+        copy_tree(FIXTURES, work)
+        target = work / "configs" / "ds_config_zero2.json"
+        r = run(["--isolated", "--fix", "configs/ds_config_zero2.json"], cwd=work)
+        self.assertIn('"overlap_comm": true', target.read_text())
+        out = r.stdout.decode()
+        self.assertIn("Set overlap_comm to false", out)  # offered ...
+        self.assertNotIn("Set overlap_comm to false (--fix applies it)", out)  # ... not applied
+        self.assertIn("pass --deepspeed-version", out)  # the command line names its own flag
+        self.assertNotIn("dsls.deepspeedVersion", out)
+        # A release that is fixed: no race finding at all; one that has the race: applied.
+        run(["--isolated", "--deepspeed-version", "0.14.2", "--fix", "configs/ds_config_zero2.json"], cwd=work)
+        self.assertIn('"overlap_comm": false', target.read_text())
 
     def test_diff_matches_fix_and_writes_nothing(self):
         work = self.tmp / "w"
@@ -763,6 +779,119 @@ class LargeLog(CliTest):
         print(f"\n{size_mb} MiB log: {seconds:.1f} s, peak RSS {peak_mb:.0f} MiB (before: {before / 1024:.0f} MiB)",
               file=sys.stderr)
         self.assertLess(peak_mb, 100)  # reading the log whole would need more than the file size
+
+
+PROJECT = HERE.parent / "fixtures" / "projects" / "hf_trainer"
+
+
+class Project(CliTest):
+    """A Hugging Face Trainer project, copied where no .git is above it (as rsynced to a cluster)."""
+
+    def setUp(self):
+        super().setUp()
+        self.work = self.tmp / "hf_trainer"
+        copy_tree(PROJECT, self.work)
+
+    def test_folder_golden(self):
+        r = run(["--color", "never", "."], cwd=self.work)
+        compare_golden(self, "projects/hf_trainer.txt", normalise(r.stdout.decode()))
+        self.assertEqual(r.returncode, 1, r.stderr.decode())  # the race on DeepSpeed 0.14.0 and the BOM
+        r, doc = self.check_json(["."], cwd=self.work)
+        compare_golden(self, "projects/hf_trainer.json", normalise(r.stdout.decode()))
+        checked = sorted(f["path"] for f in doc["files"])
+        # Only the real configs: no checkpoint, result or .gitignored file, no requirements.txt as a log.
+        self.assertEqual(checked, ["configs/ds_config_zero2.json", "configs/ds_zero3_bom.json", "train_cfg.json"])
+        codes = {f["path"]: sorted({x["code"] for x in f["findings"]}) for f in doc["files"]}
+        self.assertIn("overlap-comm-race", codes["configs/ds_config_zero2.json"])
+        self.assertIn("json-syntax", codes["configs/ds_zero3_bom.json"])
+        race = [x for f in doc["files"] for x in f["findings"] if x["code"] == "overlap-comm-race"][0]
+        self.assertIn("DeepSpeed 0.14.0 (from requirements.txt)", race["message"])  # the pin one folder up
+
+    def test_no_false_alarm_outside_the_configs(self):
+        r = run(["--exclude", "configs", "--exclude", "train_cfg.json", "."], cwd=self.work)
+        self.assertEqual(r.returncode, 0, r.stdout.decode() + r.stderr.decode())
+        self.assertEqual(r.stdout.decode(), "No ds_config or training log found.\n")
+
+    def test_gitignored_folder_is_not_walked_but_named_files_are(self):
+        ignored = "wandb/run-20240601_101500-abc123/files/ds_config.json"
+        _, doc = self.check_json(["."], cwd=self.work)
+        self.assertNotIn(ignored, [f["path"] for f in doc["files"]])
+        (self.work / ".gitignore").write_text("# nothing ignored\n")
+        _, doc = self.check_json(["."], cwd=self.work)
+        self.assertIn(ignored, [f["path"] for f in doc["files"]])
+        (self.work / ".gitignore").write_text("wandb/\n")
+        # Named on the command line, a file or folder is checked even when ignored.
+        for named in ([ignored], ["wandb"]):
+            _, doc = self.check_json(named, cwd=self.work)
+            self.assertEqual([f["path"] for f in doc["files"]], [ignored])
+
+    def test_named_files(self):
+        r, doc = self.check_json(["train_cfg.json", "requirements.txt", "results/zero_shot_results.json"], cwd=self.work)
+        self.assertEqual(sorted(f["path"] for f in doc["files"]), ["results/zero_shot_results.json", "train_cfg.json"])
+        self.assertEqual(doc["skipped"], [{"path": "requirements.txt", "reason": "a dependency list, not a training log"}])
+        r = run(["--config-glob", "train_*.json", "--format", "json", "."], cwd=self.work)
+        self.assertIn("train_cfg.json", r.stdout.decode())
+
+    def test_fix_leaves_overlap_comm_when_the_version_is_unknown(self):
+        (self.work / "requirements.txt").write_text("transformers==4.44.2\n")
+        run(["--fix", "configs/ds_config_zero2.json"], cwd=self.work)
+        self.assertIn('"overlap_comm": true', (self.work / "configs" / "ds_config_zero2.json").read_text())
+        run(["--fix", "--deepspeed-version", "0.14.0", "configs/ds_config_zero2.json"], cwd=self.work)
+        self.assertIn('"overlap_comm": false', (self.work / "configs" / "ds_config_zero2.json").read_text())
+
+    def test_min_severity_and_brief_folder_output(self):
+        r = run(["--color", "never", "--min-severity", "error", "."], cwd=self.work)
+        out = r.stdout.decode()
+        self.assertIn("[json-syntax]", out)
+        self.assertNotIn("[overlap-comm-race]", out)
+        r = run(["--color", "never", "."], cwd=self.work)
+        self.assertNotIn("information [", r.stdout.decode())
+        self.assertIn("information and hint findings not shown", r.stdout.decode())
+        (self.work / "pyproject.toml").write_text('[tool.dsls]\noutput-severity = "error"\n')
+        self.assertNotIn("[overlap-comm-race]", run(["--color", "never", "."], cwd=self.work).stdout.decode())
+
+    def test_invalid_values_exit_2(self):
+        cases = [
+            ["--deepspeed-version", "banana", "."],
+            ["--torch-version", "two", "."],
+            ["--select", "no-such-rule", "."],
+            ["--ignore", "overlap-comm-rase", "."],
+            ["--min-severity", "loud", "."],
+        ]
+        for args in cases:
+            with self.subTest(args=args):
+                r = run(args, cwd=self.work)
+                self.assertEqual(r.returncode, 2, r.stdout.decode() + r.stderr.decode())
+        r = run(["--ignore", "overlap-comm-rase", "."], cwd=self.work)
+        self.assertIn("the nearest is 'overlap-comm-race'", r.stderr.decode())
+        for table in ['ignore = ["overlap-comm-rase"]', 'rules = { no-such-rule = "off" }', 'deepspeed-version = "x"']:
+            with self.subTest(table=table):
+                (self.work / "pyproject.toml").write_text("[tool.dsls]\n" + table + "\n")
+                r = run(["."], cwd=self.work)
+                self.assertEqual(r.returncode, 2, r.stdout.decode() + r.stderr.decode())
+                self.assertIn("[tool.dsls]", r.stderr.decode())
+
+    def test_no_raw_control_bytes(self):
+        (self.work / "noise.json").write_bytes(b"{" + bytes(range(0x80, 0x100)) + b"\x1b[31m\x9b2J" * 20)
+        r = run(["--color", "never", "noise.json"], cwd=self.work)
+        out = r.stdout
+        self.assertNotIn(b"\x1b", out)
+        self.assertNotIn(b"\x9b", out)
+        self.assertEqual(out.decode().count("[json-syntax]"), 1)
+
+    def test_bom_columns(self):
+        bom = (self.work / "configs" / "ds_zero3_bom.json").read_bytes()
+        plain = self.work / "configs" / "ds_zero3_plain.json"
+        plain.write_bytes(bom[3:])
+        _, a = self.check_json(["configs/ds_zero3_bom.json"], cwd=self.work)
+        _, b = self.check_json(["configs/ds_zero3_plain.json"], cwd=self.work)
+        def pos(doc, code):  # lines and columns; byte offsets differ by the mark's 3 bytes
+            return [{k: {"line": v["line"], "column": v["column"]} for k, v in x["range"].items()}
+                    for x in doc["files"][0]["findings"] if x["code"] == code]
+        self.assertEqual(pos(a, "auto-outside-hf"), pos(b, "auto-outside-hf"))
+        self.assertEqual(pos(a, "json-syntax")[0]["start"], {"line": 1, "column": 1})
+        run(["--fix", "configs/ds_zero3_bom.json"], cwd=self.work)
+        self.assertEqual((self.work / "configs" / "ds_zero3_bom.json").read_bytes(), bom[3:])
 
 
 def main():

@@ -54,7 +54,8 @@ Directives:
 
 "$NAME" inside JSON is replaced by a remembered value (as JSON); "$FIXTURES" is the file URI of
 the fixtures/ folder next to the transcript, "$FIXTURES_PINNED/..." and "$FIXTURES_PYPROJECT/..."
-of its pinned_workspace/ and pyproject_workspace/ (expanded inside strings).
+of its pinned_workspace/ and pyproject_workspace/, "$PROJECTS/..." of tests/fixtures/projects/
+(expanded inside strings).
 
 Matching (expected value E against actual value A):
   "*"        matches any value (as an object member: the key must be present)
@@ -380,7 +381,7 @@ def substitute(text, values):
             raise Failure(f"unknown value ${name}")
         return json.dumps(values[name])
     # Paths inside strings: "$FIXTURES_X/sub/file" is expanded as text.
-    text = re.sub(r'\$(FIXTURES[A-Z_]*|SCRATCH)/', lambda m: values[m.group(1)] + "/", text)
+    text = re.sub(r'\$(FIXTURES[A-Z_]*|SCRATCH|PROJECTS)/', lambda m: values[m.group(1)] + "/", text)
     return re.sub(r'"\$([A-Za-z_][A-Za-z0-9_]*)"', repl, text)
 
 
@@ -528,6 +529,7 @@ def run(binary, script_path):
     session.values["FIXTURES"] = "file://" + os.path.join(base_dir, "fixtures")
     session.values["FIXTURES_PINNED"] = session.values["FIXTURES"] + "/pinned_workspace"
     session.values["FIXTURES_PYPROJECT"] = session.values["FIXTURES"] + "/pyproject_workspace"
+    session.values["PROJECTS"] = session.values["FIXTURES"].rsplit("/transcripts/fixtures", 1)[0] + "/fixtures/projects"
     # Files a transcript writes stay under the build folder the test runs in.
     session.scratch = tempfile.mkdtemp(prefix="transcript-scratch-", dir=os.getcwd())
     session.values["SCRATCH"] = "file://" + session.scratch

@@ -3,6 +3,7 @@
 // in strict sections (the key takes its default) and keeps the string in lenient
 // ones (it fails, or means true, when used).
 #include "analysis/config/rules/rule_support.h"
+#include "analysis/config/setting_names.h"
 
 #include <fmt/format.h>
 
@@ -167,10 +168,10 @@ void checkAutoOutsideHf(const RuleContext& ctx, std::vector<Finding>& out) {
                             lenient->key->path)
               : "DeepSpeed drops them and the keys take their defaults";
   Finding f = makeFinding(
-      RuleId::AutoOutsideHf, Severity::Information,
+      RuleId::AutoOutsideHf,
       fmt::format("This file has {} \"auto\" value{} that HF Trainer or Accelerate fill at launch. Launched with plain "
-                  "DeepSpeed they are not filled: {}. Set the launcher in the dsls settings to check them one by one.",
-                  filled.size(), filled.size() == 1 ? "" : "s", consequence),
+                  "DeepSpeed they are not filled: {}. {} to check them one by one.",
+                  filled.size(), filled.size() == 1 ? "" : "s", consequence, howToSetLauncher(ctx.settings)),
       first.member->value.range);
   for (std::size_t i = 1; i < filled.size() && i <= 32; ++i)
     f.related.push_back({"", filled[i].member->value.range, std::string(filled[i].key->path) + " is \"auto\""});

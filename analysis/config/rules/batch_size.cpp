@@ -3,6 +3,7 @@
 // asserts the product, so a non-divisible combination fails at start-up (or truncates
 // a derived key to 0). Without a world size only divisibility can be checked.
 #include "analysis/config/rules/rule_support.h"
+#include "analysis/config/setting_names.h"
 
 #include <fmt/format.h>
 
@@ -60,9 +61,9 @@ std::optional<long long> dataParallelSize(const json::Node& root, const analysis
                        divisorFrom(root, "tensor_parallel.autotp_size", note, "tensor-parallel size");
     if (world % shrink == 0) {
       dp = world / shrink;
-      dpNote = shrink == 1 ? fmt::format("{} data-parallel ranks (the world size in the settings; model- and "
+      dpNote = shrink == 1 ? fmt::format("{} data-parallel ranks ({}; model- and "
                                          "sequence-parallel ranks would not count)",
-                                         *dp)
+                                         *dp, worldSizeSource(settings))
                            : fmt::format("{} data-parallel ranks (world size {}{}, assumed)", *dp, world, note);
     }
   }

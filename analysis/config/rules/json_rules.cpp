@@ -1,11 +1,13 @@
 // Rules about the file as JSON: syntax errors, hjson-only syntax, duplicate keys.
 #include "analysis/config/rule.h"
+#include "analysis/config/rules/text_encoding.h"
 
 namespace dsls::config {
 
 using analysis::Finding;
 
 void checkJsonSyntax(const RuleContext& ctx, std::vector<Finding>& out) {
+  if (auto bom = byteOrderMarkFinding(ctx.text)) out.push_back(std::move(*bom));
   for (const auto& e : ctx.doc.errors) {
     Finding f = makeFinding(RuleId::JsonSyntax, e.message, e.range);
     if (e.hjsonAccepts)

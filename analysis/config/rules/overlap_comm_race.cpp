@@ -3,6 +3,7 @@
 #include "analysis/config/overlap_race.h"
 #include "analysis/config/race_fixes.h"
 #include "analysis/config/rule.h"
+#include "analysis/config/setting_names.h"
 
 #include <fmt/format.h>
 
@@ -54,9 +55,9 @@ void checkOverlapCommRace(const RuleContext& ctx, std::vector<Finding>& out) {
     message = fmt::format(
         "ZeRO stage {} with {}: DeepSpeed 0.8.0 through 0.18.x has races in the overlapped gradient reduction that "
         "can corrupt gradients (NaN or zero loss, NaN grad_norm); 0.19.0 to 0.19.2 only under torch.compile; fixed "
-        "in 0.19.3{}. The DeepSpeed version is unknown: set dsls.deepspeedVersion or pin deepspeed in "
-        "requirements.txt.",
-        stage, flags, stage == 1 ? " (ZeRO-1 only from 0.13.0, when it started honouring the flag)" : "");
+        "in 0.19.3{}. The DeepSpeed version is unknown: {}.",
+        stage, flags, stage == 1 ? " (ZeRO-1 only from 0.13.0, when it started honouring the flag)" : "",
+        howToSetDeepSpeedVersion(ctx.settings));
   }
 
   Finding f = makeFinding(RuleId::OverlapCommRace, message, anchor(m.zero));
@@ -64,12 +65,12 @@ void checkOverlapCommRace(const RuleContext& ctx, std::vector<Finding>& out) {
   if (cg.member) {
     f.related.push_back({"", cg.member->keyRange, describeFlag("contiguous_gradients", cg)});
   } else if (m.zero.overlapComm.member) {
-    const json::Member* where = m.zero.stage.member ? m.zero.stage.member : m.zero.section;
-    f.related.push_back({"", where->keyRange, describeFlag("contiguous_gradients", cg)});
+    // An implicit value belongs to the section that leaves it out.
+    f.related.push_back({"", m.zero.section->keyRange, describeFlag("contiguous_gradients", cg)});
   }
   if (m.zero.overlapComm.member == nullptr && m.zero.stage.member)
     f.related.push_back({"", m.zero.stage.member->keyRange, "overlap_comm follows the stage: " + m.zero.overlapComm.why});
-  if (auto fix = overlapCommOffFix(ctx.text, m)) f.fixes.push_back(std::move(*fix));
+  if (auto fix = overlapCommOffFix(ctx.text, m, a.verdict == V::AtRisk)) f.fixes.push_back(std::move(*fix));
   if (auto fix = contiguousGradientsOffFix(ctx.text, m)) f.fixes.push_back(std::move(*fix));
   out.push_back(std::move(f));
 }

@@ -29,13 +29,31 @@ bool availableHere(const RuleContext& ctx, const catalog::KeyInfo& key) {
 }
 
 // Known keys of the same name under other sections, when there are few enough to name.
-std::vector<const catalog::KeyInfo*> otherHomes(std::string_view sectionPath, std::string_view key) {
+// True when a value of this JSON kind could be the key's value ("throughput": 3.1 is a metric,
+// not the timers.throughput object). Invalid (a parse error) is given the benefit of the doubt.
+bool kindFits(const json::Node& value, unsigned types) {
+  switch (value.kind) {
+    case json::Kind::Null: return types & catalog::Null;
+    case json::Kind::Bool: return types & catalog::Bool;
+    case json::Kind::Number: return (types & catalog::Number) || (value.isInteger && (types & catalog::Integer));
+    case json::Kind::String: return (types & catalog::String) || value.string == "auto";
+    case json::Kind::Array: return types & catalog::Array;
+    case json::Kind::Object: return types & catalog::Object;
+    case json::Kind::Invalid: return true;
+  }
+  return true;
+}
+
+// Sections where a key of this name is defined and whose type takes the value written.
+std::vector<const catalog::KeyInfo*> otherHomes(std::string_view sectionPath, std::string_view key,
+                                                const json::Node& value) {
   std::vector<const catalog::KeyInfo*> homes;
   const catalog::SectionInfo* here = catalog::findSection(sectionPath);
   std::string_view canonicalHere = here && !here->aliasOf.empty() ? here->aliasOf : sectionPath;
   for (const catalog::KeyInfo* k : catalog::keysNamed(key)) {
     if (k->path.find('*') != std::string_view::npos) continue;
     if (catalog::parentPath(k->path) == canonicalHere) continue;
+    if (!kindFits(value, k->types)) continue;
     homes.push_back(k);
   }
   if (homes.size() > 3) homes.clear();  // a generic name such as "enabled" says nothing about intent
@@ -96,7 +114,7 @@ void report(const RuleContext& ctx, const json::Node& object, const std::string&
   bool suggest = budget > 0;
   if (suggest) --budget;
   std::vector<const catalog::KeyInfo*> homes;
-  if (suggest) homes = otherHomes(sectionPath, m.key);
+  if (suggest) homes = otherHomes(sectionPath, m.key, m.value);
   const json::Node& root = *ctx.model.root;
   if (!homes.empty()) {
     std::vector<std::string_view> sections;

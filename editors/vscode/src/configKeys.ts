@@ -35,25 +35,3 @@ export function locateKey(text: string, key: string): KeyLocation | undefined {
   }
   return undefined;
 }
-
-/** Top-level keys that only a DeepSpeed config has. */
-const deepspeedTopLevelKeys = new Set([
-  'zero_optimization',
-  'train_batch_size',
-  'train_micro_batch_size_per_gpu',
-  'gradient_accumulation_steps',
-  'zero_allow_untested_optimizer',
-  'zero_force_ds_cpu_optimizer',
-  'steps_per_print',
-  'wall_clock_breakdown',
-  'activation_checkpointing',
-  'gradient_clipping',
-]);
-
-export function looksLikeDeepSpeedConfig(text: string): boolean {
-  const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
-  if (!root || root.type !== 'object') return false;
-  return (root.children ?? []).some(
-    (p) => p.type === 'property' && typeof p.children?.[0]?.value === 'string' && deepspeedTopLevelKeys.has(p.children[0].value),
-  );
-}

@@ -24,12 +24,12 @@ export async function diagnoseEditorSelection(client: DslsClient, views: ReportV
     void vscode.window.showInformationMessage('Open a log and select the lines to diagnose.');
     return undefined;
   }
-  const selected = editor.selections
-    .filter((s) => !s.isEmpty)
-    .map((s) => editor.document.getText(s))
-    .join('\n');
+  const selections = editor.selections.filter((s) => !s.isEmpty).sort((a, b) => a.start.line - b.start.line);
+  const selected = selections.map((s) => editor.document.getText(s)).join('\n');
+  // Blank lines before the first selection keep the report's line numbers those of the file.
+  const lead = selections.length > 0 ? '\n'.repeat(selections[0].start.line) : '';
   // With nothing selected, the whole document is the natural scope.
-  const text = selected !== '' ? selected : editor.document.getText();
+  const text = selected !== '' ? lead + selected : editor.document.getText();
   if (text.trim() === '') {
     void vscode.window.showInformationMessage('There is no text to diagnose.');
     return undefined;

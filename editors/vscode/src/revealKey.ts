@@ -1,7 +1,7 @@
 // Opens the ds_config that defines a key named in a report and selects it.
 // Looks at visible editors first, then open documents, then workspace files.
 import * as vscode from 'vscode';
-import { locateKey, looksLikeDeepSpeedConfig, KeyLocation } from './configKeys';
+import { locateKey, KeyLocation } from './configKeys';
 import { globToDocumentPattern } from './selector';
 import { currentSettings } from './client';
 
@@ -10,10 +10,10 @@ interface Candidate {
   location: KeyLocation;
 }
 
-function isConfigDocument(document: vscode.TextDocument, patterns: string[]): boolean {
-  if (!['json', 'jsonc'].includes(document.languageId)) return false;
-  if (patterns.some((pattern) => vscode.languages.match({ pattern }, document) > 0)) return true;
-  return looksLikeDeepSpeedConfig(document.getText());
+// Any JSON document may hold the key: the server decides what is a config, and the extension
+// keeps no key list of its own. Outside the config globs only an exact match counts (below).
+function isJsonDocument(document: vscode.TextDocument): boolean {
+  return ['json', 'jsonc'].includes(document.languageId);
 }
 
 async function workspaceConfigs(patterns: string[]): Promise<vscode.TextDocument[]> {
@@ -35,9 +35,12 @@ export async function revealConfigKey(key: unknown): Promise<boolean> {
   let best: Candidate | undefined;
   const consider = (documents: vscode.TextDocument[]) => {
     for (const document of documents) {
-      if (!isConfigDocument(document, patterns)) continue;
+      if (!isJsonDocument(document)) continue;
       const location = locateKey(document.getText(), key);
       if (!location) continue;
+      // Outside the configured globs only an exact match counts: a parent section alone says little.
+      const named = patterns.some((pattern) => vscode.languages.match({ pattern }, document) > 0);
+      if (!named && !location.exact) continue;
       if (!best || (location.exact && !best.location.exact)) best = { document, location };
       if (best.location.exact) return;
     }

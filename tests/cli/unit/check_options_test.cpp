@@ -22,12 +22,12 @@ std::string error(std::vector<std::string> args) {
 }  // namespace
 
 TEST_CASE("flags, values and repeated options") {
-  auto o = ok({"--format=sarif", "--select", "a,b", "--select=c", "--ignore", "d", "--include", "*.json", "--include",
+  auto o = ok({"--format=sarif", "--select", "unknown-key,log-*", "--select=overlap-comm-race", "--ignore", "default-changed", "--include", "*.json", "--include",
                "*.log", "--world-size", "8", "--launcher=hf", "--fail-on", "error", "--deepspeed-version", "0.14.2",
                "-", "--", "--odd-name.json", "dir"});
   CHECK(o.format == dsls::cli::OutputFormat::Sarif);
-  CHECK(*o.rules.select == std::vector<std::string>{"a", "b", "c"});
-  CHECK(o.rules.ignore == std::vector<std::string>{"d"});
+  CHECK(*o.rules.select == std::vector<std::string>{"unknown-key", "log-*", "overlap-comm-race"});
+  CHECK(o.rules.ignore == std::vector<std::string>{"default-changed"});
   CHECK(o.include.size() == 2);
   CHECK(o.base.worldSize == 8);
   CHECK(o.base.launcher == "hf");
@@ -45,6 +45,15 @@ TEST_CASE("usage errors") {
   CHECK(error({"--launcher", "slurm", "a"}).find("--launcher") == 0);
   CHECK(error({"--bogus", "a"}).find("unknown option") == 0);
   CHECK(error({"a", "--select"}).find("needs a value") != std::string::npos);
+  // Values that would silently change what is checked are usage errors naming the nearest choice.
+  CHECK(error({"a", "--deepspeed-version", "banana"}) == "--deepspeed-version: 'banana' is not a release number such as 0.14.2");
+  CHECK(error({"a", "--torch-version=2.x"}).find("--torch-version: '2.x' is not a release number") == 0);
+  CHECK(error({"a", "--select", "no-such-rule"}).find("'no-such-rule' is not a rule code") != std::string::npos);
+  CHECK(error({"a", "--ignore", "overlap-comm-rase"}).find("the nearest is 'overlap-comm-race'") != std::string::npos);
+  CHECK(error({"a", "--select", "nope-*"}).find("'nope-*' matches no rule code") != std::string::npos);
+  CHECK(error({"a", "--min-severity", "loud"}).find("--min-severity takes error, warning") == 0);
+  CHECK(*ok({"a", "--min-severity", "warning"}).minSeverity == dsls::analysis::Severity::Warning);
+  CHECK(ok({"a", "--config-glob", "train_*.json"}).base.configGlobs == std::vector<std::string>{"train_*.json"});
   CHECK(error({"--fix", "--diff", "a"}).find("together") != std::string::npos);
   CHECK(error({"--fix", "-"}).find("standard input") != std::string::npos);
   CHECK(ok({"--help"}).help);

@@ -119,6 +119,8 @@
   (copy-file (concat (getenv "DSLS_FIXTURES") "/ds_config_zero2_race.json") config-file t)
   (copy-file (concat (getenv "DSLS_FIXTURES") "/oom_then_timeouts.log") log-file t)
   (setq dsls-program (getenv "DSLS_BINARY")
+        ;; A release with the race: the race fix is safe there, so fix-all offers it.
+        dsls-deepspeed-version "0.14.2"
         lsp-session-file (concat work "lsp-session")
         lsp-enable-file-watchers nil
         lsp-enable-snippet nil

@@ -126,7 +126,7 @@ let text = configText;
 
 before(async () => {
   assert.ok(dsls, 'DSLS_BINARY must name the dsls executable');
-  session = new LspSession(dsls, { initializationOptions: { rules: {}, configGlobs: [] }, settings: { rules: {} } });
+  session = new LspSession(dsls, { initializationOptions: { rules: {}, configGlobs: [], deepspeedVersion: '0.14.2' }, settings: { rules: {}, deepspeedVersion: '0.14.2' } });
   await session.start();
 });
 
@@ -317,3 +317,17 @@ test('a log document opened as languageId log gets its findings, linked to the o
 function rpcError() {
   return require('vscode-jsonrpc').ResponseError;
 }
+
+test('a JSON file that is no ds_config (a checkpoint trainer_state.json) gets no diagnostics', async () => {
+  const statePath = path.join(__dirname, '..', '..', 'fixtures', 'projects', 'hf_trainer', 'output', 'checkpoint-500', 'trainer_state.json');
+  const stateUri = pathToFileURL(statePath).href;
+  session.notify(proto.DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: stateUri, languageId: 'json', version: 1, text: fs.readFileSync(statePath, 'utf8') },
+  });
+  // A request on the document waits for its analysis, so anything it publishes has been sent.
+  const symbols = await session.request(proto.DocumentSymbolRequest.type, { textDocument: { uri: stateUri } });
+  assert.deepEqual(symbols, []);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(session.diagnostics.get(stateUri), undefined, 'nothing is published for a file that is no ds_config');
+  session.notify(proto.DidCloseTextDocumentNotification.type, { textDocument: { uri: stateUri } });
+});

@@ -54,7 +54,8 @@ local config_text = copy(fixtures .. "/ds_config_zero2_race.json", config_path)
 local log_text = copy(fixtures .. "/oom_then_timeouts.log", log_path)
 
 local dsls = require("dsls")
-dsls.setup({ path = dsls_binary, settings = { rules = {} } })
+-- A release with the race: the race fix is safe there, so fix-all offers it.
+dsls.setup({ path = dsls_binary, settings = { rules = {}, deepspeedVersion = "0.14.2" } })
 
 local race = "overlap-comm-race"
 local contiguous_title = "Set contiguous_gradients to false (avoids the bucket races, not the allocator race)"
@@ -361,6 +362,31 @@ step(":DslsDiagnose in a terminal buffer", function()
     vim.cmd("'<,'>DslsDiagnose")
   end)
   check_report("terminal", report)
+end)
+
+step("a JSON file that is no ds_config gets no diagnostics", function()
+  local project = fixtures .. "/../../fixtures/projects/hf_trainer"
+  local state_path = work .. "/trainer_state.json"
+  copy(project .. "/output/checkpoint-500/trainer_state.json", state_path)
+  vim.cmd("edit " .. vim.fn.fnameescape(state_path))
+  local state_buf = vim.api.nvim_get_current_buf()
+  local attached = vim.wait(10000, function()
+    return #vim.lsp.buf_get_clients(state_buf) > 0
+  end, 50)
+  check("the JSON buffer is sent to the server", attached)
+  -- The server answers a request only after the document's analysis, so any diagnostics are in.
+  local answered = false
+  vim.lsp.buf_request(state_buf, "textDocument/documentSymbol",
+    { textDocument = vim.lsp.util.make_text_document_params(state_buf) }, function() answered = true end)
+  vim.wait(10000, function() return answered end, 50)
+  vim.wait(500)
+  check("trainer_state.json has no diagnostics", answered and #vim.diagnostic.get(state_buf) == 0,
+    vim.inspect(vim.diagnostic.get(state_buf)))
+  local req_path = work .. "/requirements.txt"
+  copy(project .. "/requirements.txt", req_path)
+  vim.cmd("edit " .. vim.fn.fnameescape(req_path))
+  vim.wait(500)
+  check("requirements.txt does not start or attach the server", #vim.lsp.buf_get_clients(0) == 0)
 end)
 
 step("report helpers", function()

@@ -26,10 +26,11 @@ M.defaults = {
     rules = {}, -- { ["overlap-comm-race"] = "error" }; "off" silences a rule
     configGlobs = default_globs,
   },
-  -- Also treat other JSON files with top-level DeepSpeed keys as configs.
+  -- Also send other JSON buffers; the server decides which are ds_configs.
   detect_by_content = true,
-  -- File-name globs of training logs (buffers with filetype "log" always count).
-  log_globs = { "*.log", "*.txt" },
+  -- File-name globs of training logs (buffers with filetype "log" always count). "*.txt" is
+  -- left out: most text files (requirements.txt) are no logs; add it, or set filetype=log.
+  log_globs = { "*.log", "*.out", "*.err" },
   root_markers = { ".git", "pyproject.toml", "setup.py", "setup.cfg" },
   on_attach = nil,
   capabilities = nil,
@@ -99,53 +100,24 @@ local function any_glob_matches(globs, path)
   return false
 end
 
-local deepspeed_top_level_keys = {
-  "zero_optimization",
-  "train_batch_size",
-  "train_micro_batch_size_per_gpu",
-  "gradient_accumulation_steps",
-  "zero_allow_untested_optimizer",
-  "steps_per_print",
-  "wall_clock_breakdown",
-  "activation_checkpointing",
-}
-
--- True when a JSON text has a top-level DeepSpeed key. Comments and trailing commas
--- make vim.json fail, so a textual check on the first lines backs it up.
-function M.looks_like_config(text)
-  local ok, decoded = pcall(vim.json.decode, text)
-  if ok and type(decoded) == "table" then
-    for _, key in ipairs(deepspeed_top_level_keys) do
-      if decoded[key] ~= nil then
-        return true
-      end
-    end
-    return false
-  end
-  for _, key in ipairs(deepspeed_top_level_keys) do
-    if text:find('"' .. key .. '"%s*:') then
-      return true
-    end
-  end
-  return false
-end
-
 local function buffer_text(bufnr, max_lines)
   local last = max_lines and math.min(max_lines, vim.api.nvim_buf_line_count(bufnr)) or -1
   return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, last, false), "\n")
 end
 
+-- JSON buffers are sent to the server, which decides whether they are ds_configs (and
+-- publishes nothing for those that are not). Without detect_by_content, only buffers whose
+-- name matches configGlobs are sent.
 function M.is_config_buffer(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
   local ft = vim.bo[bufnr].filetype
   if ft ~= "json" and ft ~= "jsonc" then
     return false
   end
-  local name = vim.api.nvim_buf_get_name(bufnr)
-  if any_glob_matches(options.settings.configGlobs, name) then
+  if options.detect_by_content then
     return true
   end
-  return options.detect_by_content and M.looks_like_config(buffer_text(bufnr, 2000))
+  return any_glob_matches(options.settings.configGlobs, vim.api.nvim_buf_get_name(bufnr))
 end
 
 function M.is_log_buffer(bufnr)
@@ -418,6 +390,10 @@ local function diagnose_command(cmd)
   if text:match("^%s*$") then
     vim.notify("dsls: nothing selected to diagnose", vim.log.levels.WARN)
     return
+  end
+  if cmd.range ~= 0 and cmd.line1 > 1 then
+    -- Blank lines before the selection keep the report's line numbers those of the buffer.
+    text = string.rep("\n", cmd.line1 - 1) .. text
   end
   M.diagnose_text(text, function(err, result)
     if err then

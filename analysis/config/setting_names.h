@@ -1,0 +1,18 @@
+// How a message names a setting, for the place it is read: the command line names its flag and
+// [tool.dsls], the editor its setting (Settings::commandLine).
+#pragma once
+
+#include "analysis/core/settings.h"
+
+#include <string>
+
+namespace dsls::config {
+
+// "set dsls.deepspeedVersion or pin deepspeed in requirements.txt", or the command line's words.
+std::string howToSetDeepSpeedVersion(const analysis::Settings& settings);
+// "Set dsls.launcher (hf, accelerate or deepspeed)", or "Pass --launcher hf ...".
+std::string howToSetLauncher(const analysis::Settings& settings);
+// "the world size in the settings" or "the world size from --world-size or [tool.dsls]".
+std::string worldSizeSource(const analysis::Settings& settings);
+
+}  // namespace dsls::config

@@ -292,7 +292,6 @@ Group parallelism() {
       {.path = "hybrid_engine.enabled", .types = kBool, .defaultValue = "false", .doc = "Use the hybrid engine."},
       {.path = "hybrid_engine.max_out_tokens",
        .types = kInt,
-       .min = 1,
        .defaultValue = "512",
        .doc = "Longest generation the inference workspace is sized for; must be positive."},
       {.path = "hybrid_engine.inference_tp_size",

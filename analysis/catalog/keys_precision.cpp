@@ -33,7 +33,6 @@ Group precision() {
        .doc = "Cast floating-point inputs of the model to fp16 automatically."},
       {.path = "fp16.loss_scale",
        .types = kNum,
-       .min = 0,
        .defaultValue = "0",
        .doc = "Static loss scale; 0 selects dynamic loss scaling. Since 0.18.8 negative and non-finite values are "
               "rejected."},
@@ -43,13 +42,11 @@ Group precision() {
        .doc = "Dynamic loss scaling starts at 2 to this power."},
       {.path = "fp16.loss_scale_window",
        .types = kInt,
-       .min = 1,
        .defaultValue = "1000",
        .doc = "Steps without overflow before the dynamic loss scale is raised. Must be positive: 0 is rejected since "
               "0.19.3 and caused a division by zero before."},
       {.path = "fp16.hysteresis",
        .types = kInt,
-       .min = 1,
        .defaultValue = "2",
        .doc = "Overflows tolerated before the dynamic loss scale is lowered (delayed shift). Checked to be positive "
               "since 0.19.3."},

@@ -12,7 +12,6 @@ Group topLevel() {
       // ---- batch size (reference section 2) ----
       {.path = "train_batch_size",
        .types = kInt,
-       .min = 1,
        .defaultNote = "derived: train_micro_batch_size_per_gpu * gradient_accumulation_steps * data-parallel size",
        .autoFill = AutoFill::HfAndAccelerate,
        .doc = "Global batch size: samples consumed by one optimizer step across all data-parallel ranks. "
@@ -20,14 +19,12 @@ Group topLevel() {
        .docsUrl = "https://www.deepspeed.ai/docs/config-json/#batch-size-related-parameters"},
       {.path = "train_micro_batch_size_per_gpu",
        .types = kInt,
-       .min = 1,
        .defaultNote = "derived from train_batch_size / gradient_accumulation_steps / data-parallel size (integer division)",
        .autoFill = AutoFill::HfAndAccelerate,
        .doc = "Samples one GPU processes in a single forward/backward pass, before gradient accumulation.",
        .docsUrl = "https://www.deepspeed.ai/docs/config-json/#batch-size-related-parameters"},
       {.path = "gradient_accumulation_steps",
        .types = kInt,
-       .min = 1,
        .defaultNote = "derived from the two other batch keys; 1 when only one of them is given",
        .autoFill = AutoFill::HfAndAccelerate,
        .doc = "Micro-batches whose gradients are accumulated before each optimizer step.",

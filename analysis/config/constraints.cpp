@@ -67,6 +67,7 @@ std::string requirementText(const ValueConstraint& c) {
     case ConstraintCheck::ItemsAbove: return fmt::format("a list of numbers greater than {}", c.bound);
     case ConstraintCheck::AtMostKey: return fmt::format("at most {}", c.bound);
     case ConstraintCheck::ItemsAtMostKey: return fmt::format("a list of numbers each at most {}", c.bound);
+    case ConstraintCheck::MultipleOfKey: return fmt::format("a multiple of {}", c.bound);
   }
   return "";
 }

@@ -21,10 +21,11 @@ enum class ConstraintCheck {
   AtMost,       // value <= bound
   OneOf,        // a string among the '|'-separated bound, any case
   Required,     // the key must be present (in its section, when the section is)
-  ItemsInteger, // a list whose items are whole numbers
+  ItemsInteger, // a list (not a scalar) whose items are whole numbers
   ItemsAbove,   // a list whose items are > bound
   AtMostKey,    // value <= the value at the dotted path `bound`
   ItemsAtMostKey,  // every item <= the value at the dotted path `bound`
+  MultipleOfKey,   // value is a whole multiple of the value at the dotted path `bound`
 };
 
 struct ValueConstraint {

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -127,7 +129,8 @@ bool numberViolates(ConstraintCheck check, double value, double bound) {
 }
 
 std::optional<double> boundOf(const RuleContext& ctx, const ValueConstraint& c) {
-  if (c.check == ConstraintCheck::AtMostKey || c.check == ConstraintCheck::ItemsAtMostKey) {
+  if (c.check == ConstraintCheck::AtMostKey || c.check == ConstraintCheck::ItemsAtMostKey ||
+      c.check == ConstraintCheck::MultipleOfKey) {
     Scalar other = valueAt(ctx, c.bound);
     if (other.kind != Scalar::Kind::Number) return std::nullopt;
     return other.number;
@@ -157,7 +160,8 @@ const json::Node* violation(const RuleContext& ctx, const ValueConstraint& c, co
   bool items = c.check == ConstraintCheck::ItemsInteger || c.check == ConstraintCheck::ItemsAbove ||
                c.check == ConstraintCheck::ItemsAtMostKey;
   if (items) {
-    if (value.kind != json::Kind::Array) return nullptr;  // the type check reports it
+    if (value.kind != json::Kind::Array)  // DeepSpeed checks for a list before its items
+      return c.check == ConstraintCheck::ItemsInteger && value.kind != json::Kind::Null ? &value : nullptr;
     std::optional<double> bound = boundOf(ctx, c);
     for (const json::Node& item : value.elements) {
       if (c.check == ConstraintCheck::ItemsInteger) {
@@ -170,7 +174,10 @@ const json::Node* violation(const RuleContext& ctx, const ValueConstraint& c, co
   }
   auto n = numberOf(value);
   std::optional<double> bound = boundOf(ctx, c);
-  return n && bound && numberViolates(c.check, *n, *bound) ? &value : nullptr;
+  if (!n || !bound) return nullptr;
+  if (c.check == ConstraintCheck::MultipleOfKey)
+    return *bound > 0 && std::fmod(*n, *bound) != 0 ? &value : nullptr;
+  return numberViolates(c.check, *n, *bound) ? &value : nullptr;
 }
 
 // "DeepSpeed 0.19.4 raises" / "DeepSpeed 0.19.3 and later raise" / "DeepSpeed before 0.14.1 raises":

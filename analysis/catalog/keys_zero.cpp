@@ -10,9 +10,9 @@ namespace {
 constexpr const char* kZeroUrl = "https://www.deepspeed.ai/docs/config-json/#zero-optimizations-for-fp16-training";
 constexpr const char* kParamOffloadUrl = "https://www.deepspeed.ai/docs/config-json/#parameter-offloading";
 constexpr const char* kOptOffloadUrl = "https://www.deepspeed.ai/docs/config-json/#optimizer-offloading";
-}  // namespace
 
-Group zero() {
+// stage, buckets and communication
+std::span<const KeyInfo> stageBucketsAndCommunicationKeys() {
   static const KeyInfo keys[] = {
       {.path = "zero_optimization",
        .types = kObj | kBool,
@@ -93,6 +93,13 @@ Group zero() {
               "0.19.3) that it is deprecated and points to Universal Checkpointing.",
        .docsUrl = kZeroUrl,
        .deprecatedStages = {3}},
+  };
+  return keys;
+}
+
+// offload and sub-groups
+std::span<const KeyInfo> offloadAndSubGroupsKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.offload_param",
        .types = kObj | kNull,
        .defaultValue = "null",
@@ -147,6 +154,13 @@ Group zero() {
        .doc = "Deprecated and not carried over: DeepSpeed only warns. Set pin_memory inside offload_optimizer or "
               "offload_param instead.",
        .docsUrl = kZeroUrl},
+  };
+  return keys;
+}
+
+// stage 3 parameter handling
+std::span<const KeyInfo> stage3ParameterHandlingKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.stage3_prefetch_bucket_size",
        .types = kInt,
        .defaultValue = "50000000",
@@ -230,6 +244,13 @@ Group zero() {
        .stages = {3},
        .doc = "All-gather parameters one by one instead of through flattened buckets: fewer copies and lower peak memory.",
        .docsUrl = kZeroUrl},
+  };
+  return keys;
+}
+
+// stage 1 and 2 details, hpZ
+std::span<const KeyInfo> stage1And2DetailsHpzKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.ignore_unused_parameters",
        .types = kBool,
        .defaultValue = "true",
@@ -258,6 +279,13 @@ Group zero() {
        .doc = "ZeRO++ hierarchical partitioning (hpZ): ranks in the secondary parameter group, ideally the GPUs per "
               "node. 1 turns it off. Releases before 0.10.0 reject the key.",
        .docsUrl = kZeroUrl},
+  };
+  return keys;
+}
+
+// ZeRO++ quantization and MiCS
+std::span<const KeyInfo> zeroQuantizationAndMicsKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.zero_quantized_weights",
        .types = kBool,
        .defaultValue = "false",
@@ -305,6 +333,13 @@ Group zero() {
        .docsUrl = kZeroUrl,
        .removedAfter = "0.19.5",
        .versionNote = "the release that added MiCS was not verified"},
+  };
+  return keys;
+}
+
+// memory, checkpoint loading and module hooks
+std::span<const KeyInfo> memoryCheckpointLoadingAndModuleHooksKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.memory_efficient_linear",
        .types = kBool,
        .defaultValue = "true",
@@ -368,8 +403,13 @@ Group zero() {
               "costs memory and changes the checkpoint layout.",
        .docsUrl = kZeroUrl,
        .versionNote = "documented on DeepSpeed master after 0.19.5; 0.19.6 is the earliest release that can have it"},
+  };
+  return keys;
+}
 
-      // ---- offload_param ----
+// offload_param
+std::span<const KeyInfo> offloadParamKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.offload_param.device",
        .types = kStr,
        .allowed = {"\"none\"", "\"cpu\"", "\"nvme\""},
@@ -406,8 +446,13 @@ Group zero() {
        .defaultValue = "1000000000",
        .doc = "Parameter elements kept in CPU memory when offloading to NVMe.",
        .docsUrl = kParamOffloadUrl},
+  };
+  return keys;
+}
 
-      // ---- offload_optimizer ----
+// offload_optimizer
+std::span<const KeyInfo> offloadOptimizerKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.offload_optimizer.device",
        .types = kStr,
        .allowed = {"\"none\"", "\"cpu\"", "\"nvme\""},
@@ -478,8 +523,13 @@ Group zero() {
        .doc = "Convert gradients to the optimizer precision on the CPU (true) or on the GPU (false).",
        .docsUrl = kOptOffloadUrl,
        .versionNote = "seen alongside super_offload; the release that added it was not verified"},
+  };
+  return keys;
+}
 
-      // ---- zenflow ----
+// zenflow
+std::span<const KeyInfo> zenflowKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.zenflow.topk_ratio",
        .types = kNum,
        .defaultValue = "0.1",
@@ -521,8 +571,13 @@ Group zero() {
        .defaultValue = "0.5",
        .doc = "Share of CPU cores left to PyTorch threads; the rest run ZenFlow's optimizer workers. Must be written "
               "as a float."},
+  };
+  return keys;
+}
 
-      // ---- leaf_module ----
+// leaf_module
+std::span<const KeyInfo> leafModuleKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.leaf_module.classes",
        .types = kArr | kStr,
        .defaultNote = "newer releases list the Mixtral, Qwen2-MoE and Qwen3-MoE sparse MoE blocks; the first release had none",
@@ -536,8 +591,13 @@ Group zero() {
        .defaultValue = "[]",
        .doc = "Name suffixes; modules whose names end with one of them are treated as leaf modules.",
        .versionNote = "added after leaf_module itself; the release was not verified"},
+  };
+  return keys;
+}
 
-      // ---- zeropp_loco_param (a free-form dict in DeepSpeed) ----
+// zeropp_loco_param (a free-form dict in DeepSpeed)
+std::span<const KeyInfo> zeroppLocoParamKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.zeropp_loco_param.err_beta",
        .types = kNum,
        .defaultValue = "0.8",
@@ -547,6 +607,12 @@ Group zero() {
        .defaultValue = "1024",
        .doc = "Steps after which the error-feedback buffer is cleared."},
   };
+  return keys;
+}
+
+}  // namespace
+
+Group zero() {
   static const SectionInfo sections[] = {
       {.path = "zero_optimization",
        .strict = true,
@@ -578,7 +644,10 @@ Group zero() {
        .doc = "LoCo-ZeRO++ parameters, passed through as a dictionary.",
        .docsUrl = kZeroUrl},
   };
-  return {keys, sections};
+  return {{stageBucketsAndCommunicationKeys(), offloadAndSubGroupsKeys(), stage3ParameterHandlingKeys(),
+           stage1And2DetailsHpzKeys(), zeroQuantizationAndMicsKeys(), memoryCheckpointLoadingAndModuleHooksKeys(),
+           offloadParamKeys(), offloadOptimizerKeys(), zenflowKeys(), leafModuleKeys(), zeroppLocoParamKeys()},
+          sections};
 }
 
 }  // namespace dsls::catalog::tables

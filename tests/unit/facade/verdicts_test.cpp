@@ -157,7 +157,8 @@ std::string accuracyDoc(const std::vector<Outcome>& outcomes) {
       "Each case of `tests/fixtures/config/verdicts/` is a ds_config with the DeepSpeed release, world size and\n"
       "launcher it was judged with and DeepSpeed's verdict, read from DeepSpeed's source and unit tests at that\n"
       "release tag (each case cites its test or source line). dsls agrees when it reports an error exactly on the\n"
-      "configs DeepSpeed rejects.\n\n";
+      "configs DeepSpeed rejects. `grad_accum_dtype.json` is generated from DeepSpeed's TestOptimizerImplementation\n"
+      "by `scripts/verdicts_from_deepspeed_tests.py`; the other files are written from the source and tests they cite.\n\n";
   s += fmt::format("- Constraints: {} rows in `analysis/config/constraints.inc` and {} in "
                    "`analysis/config/grad_accum_support.inc`\n",
                    config::valueConstraints().size(), config::gradAccumRows().size());

@@ -2,7 +2,9 @@
 // type, allowed values, defaults (and how they changed across releases), who
 // fills "auto", deprecations, the releases that added or removed it, and a
 // short description. Rules, hovers, completion and the schema export all read
-// this one table; nothing else in the project hard-codes DeepSpeed key names.
+// this one table; nothing else in the project hard-codes DeepSpeed key names. Value
+// bounds are not here: they change across releases and are the rows of
+// analysis/config/constraints.inc.
 //
 // Paths are dotted: "zero_optimization.offload_optimizer.device". A "*" segment
 // stands for any name chosen by the user (curriculum metric names); lookups
@@ -52,7 +54,6 @@ struct KeyInfo {
   std::string_view path;          // canonical dotted path, as DeepSpeed documents it
   unsigned types = 0;             // ValueType bitmask
   std::vector<std::string_view> allowed;  // enum values as JSON text; empty = any value of `types`
-  std::optional<double> min, max;         // numeric bounds DeepSpeed enforces (inclusive)
   std::string_view defaultValue;  // JSON text of the current default; "" = none or derived
   std::string_view defaultNote;   // how a derived or conditional default is resolved
   std::vector<DefaultChange> defaultChanges;  // ascending by `since`

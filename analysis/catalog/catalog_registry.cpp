@@ -64,7 +64,7 @@ Registry build() {
   Registry r;
   for (auto group : {tables::topLevel(), tables::zero(), tables::precision(), tables::optimization(),
                      tables::monitoring(), tables::parallelism(), tables::storage(), tables::features()}) {
-    r.keys.insert(r.keys.end(), group.keys.begin(), group.keys.end());
+    for (auto table : group.keys) r.keys.insert(r.keys.end(), table.begin(), table.end());
     r.sections.insert(r.sections.end(), group.sections.begin(), group.sections.end());
   }
   for (std::size_t i = 0; i < r.sections.size(); ++i) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
 #include "analysis/catalog/catalog.h"
 
@@ -14,7 +15,7 @@
 namespace dsls::catalog::tables {
 
 struct Group {
-  std::span<const KeyInfo> keys;
+  std::vector<std::span<const KeyInfo>> keys;  // one table per section, in catalog order
   std::span<const SectionInfo> sections;
 };
 

@@ -27,11 +27,10 @@ constexpr const char* kBase = "https://www.deepspeed.ai/docs/config-json/";
 #define DSLS_CM DSLS_CL "curriculum_metrics.*."
 #define DSLS_DR DSLS_DE "data_routing."
 #define DSLS_LTD DSLS_DR "random_ltd."
-}  // namespace
 
-Group features() {
+// autotuning
+std::span<const KeyInfo> autotuningKeys() {
   static const KeyInfo keys[] = {
-      // ---- autotuning ----
       {.path = "autotuning",
        .types = kObj,
        .doc = "Settings for the DeepSpeed autotuner (deepspeed --autotuning), which searches ZeRO stages and micro "
@@ -116,8 +115,13 @@ Group features() {
       {.path = "autotuning.model_info.num_params", .types = kInt | kNull, .defaultValue = "null", .doc = "Parameter count."},
       {.path = "autotuning.model_info.hidden_size", .types = kInt | kNull, .defaultValue = "null", .doc = "Hidden size."},
       {.path = "autotuning.model_info.num_layers", .types = kInt | kNull, .defaultValue = "null", .doc = "Layer count."},
+  };
+  return keys;
+}
 
-      // ---- elasticity ----
+// elasticity
+std::span<const KeyInfo> elasticityKeys() {
+  static const KeyInfo keys[] = {
       {.path = "elasticity",
        .types = kObj,
        .doc = "Elastic training: DeepSpeed picks a global batch size valid for a range of GPU counts and overrides the "
@@ -133,11 +137,10 @@ Group features() {
        .types = kArr,
        .defaultValue = "[2, 4, 6]",
        .doc = "Acceptable micro batch sizes per GPU."},
-      {.path = "elasticity.min_gpus", .types = kInt, .min = 1, .defaultValue = "1", .doc = "Fewest GPUs to plan for."},
-      {.path = "elasticity.max_gpus", .types = kInt, .min = 1, .defaultValue = "10000", .doc = "Most GPUs to plan for."},
+      {.path = "elasticity.min_gpus", .types = kInt, .defaultValue = "1", .doc = "Fewest GPUs to plan for."},
+      {.path = "elasticity.max_gpus", .types = kInt, .defaultValue = "10000", .doc = "Most GPUs to plan for."},
       {.path = "elasticity.min_time",
        .types = kInt,
-       .min = 0,
        .defaultValue = "0",
        .doc = "Minutes to run before the scheduler may rescale; 0 means unknown (version 0.1 only)."},
       {.path = "elasticity.prefer_larger_batch",
@@ -152,20 +155,24 @@ Group features() {
               "ignored."},
       {.path = "elasticity.version",
        .types = kNum,
-       .defaultNote = "the latest elasticity logic version (0.1 in the source read; the documentation says 0.2)",
+       .defaultValue = "0.2",
+       .defaultNote = "LATEST_ELASTICITY_VERSION, 0.2 in every release from 0.8.0",
        .doc = "Elasticity algorithm version; 0.2 adds model-parallel support."},
       {.path = "elasticity.num_gpus_per_node",
        .types = kInt,
-       .min = 1,
        .defaultValue = "1",
        .doc = "GPUs per node (version 0.2)."},
       {.path = "elasticity.model_parallel_size",
        .types = kInt,
-       .min = 1,
        .defaultValue = "1",
        .doc = "Tensor/model-parallel size (version 0.2)."},
+  };
+  return keys;
+}
 
-      // ---- data_efficiency ----
+// data_efficiency
+std::span<const KeyInfo> dataEfficiencyKeys() {
+  static const KeyInfo keys[] = {
       {.path = "data_efficiency",
        .types = kObj,
        .doc = "Data Efficiency library: curriculum learning by data sampling and random layerwise token dropping.",
@@ -254,8 +261,13 @@ Group features() {
       {.path = DSLS_LTD "layer_token_lr_schedule.total_layer_tokens", .types = kInt, .doc = "Layer tokens of the whole run."},
       {.path = DSLS_LTD "layer_token_lr_schedule.warmup_type", .types = kStr, .doc = "Shape of the warm-up."},
       {.path = DSLS_LTD "layer_token_lr_schedule.warmup_layer_tokens", .types = kInt, .doc = "Layer tokens of the warm-up."},
+  };
+  return keys;
+}
 
-      // ---- legacy curriculum_learning ----
+// legacy curriculum_learning
+std::span<const KeyInfo> legacyCurriculumLearningKeys() {
+  static const KeyInfo keys[] = {
       {.path = "curriculum_learning",
        .types = kObj,
        .doc = "Legacy curriculum learning (sequence-length based). Superseded by "
@@ -284,8 +296,13 @@ Group features() {
       {.path = "curriculum_learning.schedule_config.root_degree", .types = kInt, .doc = "Degree of the root function (fixed_root)."},
       {.path = "curriculum_learning.schedule_config.difficulty", .types = kArr, .doc = "Difficulty levels (fixed_discrete)."},
       {.path = "curriculum_learning.schedule_config.max_step", .types = kArr, .doc = "Steps at which each level ends (fixed_discrete)."},
+  };
+  return keys;
+}
 
-      // ---- compression_training (contents of the technique objects are not described here) ----
+// compression_training (contents of the technique objects are not described here)
+std::span<const KeyInfo> compressionTrainingKeys() {
+  static const KeyInfo keys[] = {
       {.path = "compression_training",
        .types = kObj,
        .doc = "DeepSpeed Compression: layer reduction, quantization and pruning during training. Removed on DeepSpeed "
@@ -299,16 +316,26 @@ Group features() {
       {.path = "compression_training.row_pruning", .types = kObj, .doc = "Pruning of rows of linear layers (e.g. FFN intermediate)."},
       {.path = "compression_training.head_pruning", .types = kObj, .doc = "Pruning of attention heads."},
       {.path = "compression_training.channel_pruning", .types = kObj, .doc = "Pruning of convolution channels."},
+  };
+  return keys;
+}
 
-      // ---- MoQ ----
+// MoQ
+std::span<const KeyInfo> moqKeys() {
+  static const KeyInfo keys[] = {
       {.path = "quantize_training",
        .types = kObj,
        .doc = "Mixture-of-Quantization (MoQ) settings; eigenvalue-based MoQ reads an eigenvalue block inside it. "
               "Removed on DeepSpeed master after 0.19.5, where the key is rejected.",
        .docsUrl = kBase,
        .removedAfter = "0.19.5"},
+  };
+  return keys;
+}
 
-      // ---- eigenvalue ----
+// eigenvalue
+std::span<const KeyInfo> eigenvalueKeys() {
+  static const KeyInfo keys[] = {
       // In the 0.19-era config.py these values are read only from quantize_training; older releases read
       // the top-level block (which releases was not verified).
       {.path = "eigenvalue",
@@ -331,8 +358,13 @@ Group features() {
        .defaultValue = "\"bert.encoder.layer\"",
        .doc = "Module path of the layer list."},
       {.path = "eigenvalue.layer_num", .types = kInt, .defaultValue = "0", .doc = "Number of layers to compute for."},
+  };
+  return keys;
+}
 
-      // ---- sparse_attention ----
+// sparse_attention
+std::span<const KeyInfo> sparseAttentionKeys() {
+  static const KeyInfo keys[] = {
       {.path = "sparse_attention",
        .types = kObj,
        .doc = "Block-sparse attention kernels (V100/A100 era, Triton based). Removed on DeepSpeed master after 0.19.5, "
@@ -387,8 +419,13 @@ Group features() {
        .types = kInt,
        .defaultValue = "3",
        .doc = "Blocks in the sliding window (bigbird, bslongformer)."},
+  };
+  return keys;
+}
 
-      // ---- progressive_layer_drop ----
+// progressive_layer_drop
+std::span<const KeyInfo> progressiveLayerDropKeys() {
+  static const KeyInfo keys[] = {
       {.path = "progressive_layer_drop",
        .types = kObj,
        .doc = "Progressive Layer Dropping for faster pre-training. Keep an enabled key in the block: the other keys are "
@@ -398,8 +435,13 @@ Group features() {
       {.path = "progressive_layer_drop.enabled", .types = kBool, .defaultValue = "false", .doc = "Enable layer dropping."},
       {.path = "progressive_layer_drop.theta", .types = kNum, .defaultValue = "1.0", .doc = "Final keep probability scale."},
       {.path = "progressive_layer_drop.gamma", .types = kNum, .defaultValue = "0.001", .doc = "Rate at which dropping ramps up."},
+  };
+  return keys;
+}
 
-      // ---- weight_quantization (inference-style weight quantization at load time) ----
+// weight_quantization (inference-style weight quantization at load time)
+std::span<const KeyInfo> weightQuantizationKeys() {
+  static const KeyInfo keys[] = {
       {.path = "weight_quantization",
        .types = kObj,
        .doc = "Quantize weights at initialisation or after loading (ZeRO-Inference style).",
@@ -421,6 +463,12 @@ Group features() {
        .defaultValue = "{}",
        .doc = "Settings for quantizing after the weights are loaded."},
   };
+  return keys;
+}
+
+}  // namespace
+
+Group features() {
   static const SectionInfo sections[] = {
       {.path = "autotuning", .strict = false, .doc = "Autotuner settings.", .docsUrl = kAutotuneUrl},
       {.path = "autotuning.model_info", .strict = false, .doc = "Model information for the autotuner.", .docsUrl = kAutotuneUrl},
@@ -474,7 +522,10 @@ Group features() {
       {.path = "progressive_layer_drop", .strict = false, .doc = "Progressive Layer Dropping settings.", .docsUrl = kPldUrl},
       {.path = "weight_quantization", .strict = true, .doc = "Weight quantization settings.", .docsUrl = kBase},
   };
-  return {keys, sections};
+  return {{autotuningKeys(), elasticityKeys(), dataEfficiencyKeys(), legacyCurriculumLearningKeys(),
+           compressionTrainingKeys(), moqKeys(), eigenvalueKeys(), sparseAttentionKeys(),
+           progressiveLayerDropKeys(), weightQuantizationKeys()},
+          sections};
 }
 
 }  // namespace dsls::catalog::tables

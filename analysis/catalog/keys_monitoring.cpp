@@ -13,11 +13,10 @@ constexpr const char* kMonitorUrl = "https://www.deepspeed.ai/docs/config-json/#
 constexpr const char* kCommsUrl = "https://www.deepspeed.ai/docs/config-json/#communication-logging";
 constexpr const char* kFlopsUrl = "https://www.deepspeed.ai/docs/config-json/#flops-profiler";
 constexpr const char* kBase = "https://www.deepspeed.ai/docs/config-json/";
-}  // namespace
 
-Group monitoring() {
+// tensorboard
+std::span<const KeyInfo> tensorboardKeys() {
   static const KeyInfo keys[] = {
-      // ---- tensorboard ----
       {.path = "tensorboard", .types = kObj, .doc = "Log training metrics to TensorBoard (needs the tensorboard package).",
        .docsUrl = kMonitorUrl},
       {.path = "tensorboard.enabled", .types = kBool, .defaultValue = "false", .doc = "Write TensorBoard event files."},
@@ -30,16 +29,26 @@ Group monitoring() {
        .types = kStr,
        .defaultValue = "\"DeepSpeedJobName\"",
        .doc = "Sub-directory of output_path for this run."},
+  };
+  return keys;
+}
 
-      // ---- wandb ----
+// wandb
+std::span<const KeyInfo> wandbKeys() {
+  static const KeyInfo keys[] = {
       {.path = "wandb", .types = kObj, .doc = "Log training metrics to Weights & Biases (needs the wandb package).",
        .docsUrl = kMonitorUrl},
       {.path = "wandb.enabled", .types = kBool, .defaultValue = "false", .doc = "Log to Weights & Biases."},
       {.path = "wandb.group", .types = kStr | kNull, .defaultValue = "null", .doc = "W&B group used to bundle runs."},
       {.path = "wandb.team", .types = kStr | kNull, .defaultValue = "null", .doc = "W&B team (entity)."},
       {.path = "wandb.project", .types = kStr, .defaultValue = "\"deepspeed\"", .doc = "W&B project name."},
+  };
+  return keys;
+}
 
-      // ---- csv_monitor ----
+// csv_monitor
+std::span<const KeyInfo> csvMonitorKeys() {
+  static const KeyInfo keys[] = {
       {.path = "csv_monitor", .types = kObj, .doc = "Write training metrics to local CSV files.", .docsUrl = kMonitorUrl},
       {.path = "csv_monitor.enabled", .types = kBool, .defaultValue = "false", .doc = "Write CSV files."},
       {.path = "csv_monitor.output_path",
@@ -50,8 +59,13 @@ Group monitoring() {
        .types = kStr,
        .defaultValue = "\"DeepSpeedJobName\"",
        .doc = "Sub-directory of output_path for this run."},
+  };
+  return keys;
+}
 
-      // ---- comet ----
+// comet
+std::span<const KeyInfo> cometKeys() {
+  static const KeyInfo keys[] = {
       {.path = "comet", .types = kObj, .doc = "Log training metrics to Comet (needs the comet_ml package).",
        .docsUrl = kMonitorUrl},
       {.path = "comet.enabled", .types = kBool, .defaultValue = "false", .doc = "Log to Comet."},
@@ -82,8 +96,13 @@ Group monitoring() {
        .defaultNote = "null: Comet's default, get_or_create",
        .doc = "How the experiment starts: get continues experiment_key, create always starts a new one, get_or_create "
               "does whichever applies."},
+  };
+  return keys;
+}
 
-      // ---- trackio ----
+// trackio
+std::span<const KeyInfo> trackioKeys() {
+  static const KeyInfo keys[] = {
       {.path = "trackio",
        .types = kObj,
        .since = "0.19.6",
@@ -92,8 +111,13 @@ Group monitoring() {
        .versionNote = "not in the 0.19.6-dev code the reference read; 0.19.6 is the earliest release that can have it"},
       {.path = "trackio.enabled", .types = kBool, .defaultValue = "false", .doc = "Log to Trackio."},
       {.path = "trackio.project", .types = kStr, .defaultValue = "\"deepspeed\"", .doc = "Trackio project name."},
+  };
+  return keys;
+}
 
-      // ---- comms_logger ----
+// comms_logger
+std::span<const KeyInfo> commsLoggerKeys() {
+  static const KeyInfo keys[] = {
       {.path = "comms_logger",
        .types = kObj,
        .doc = "Record collective operations issued through deepspeed.comm; summarise with deepspeed.comm.log_summary(). "
@@ -110,8 +134,13 @@ Group monitoring() {
        .types = kArr,
        .defaultValue = "[]",
        .doc = "Operation names to profile when prof_all is false, e.g. [\"all_reduce\", \"all_gather\"]."},
+  };
+  return keys;
+}
 
-      // ---- flops_profiler ----
+// flops_profiler
+std::span<const KeyInfo> flopsProfilerKeys() {
+  static const KeyInfo keys[] = {
       {.path = "flops_profiler",
        .types = kObj,
        .doc = "Measure FLOPs, latency and parameters per module at one step. Enabling it also enables "
@@ -139,8 +168,13 @@ Group monitoring() {
        .types = kStr | kNull,
        .defaultValue = "null",
        .doc = "File for the profile; null prints to stdout."},
+  };
+  return keys;
+}
 
-      // ---- timers ----
+// timers
+std::span<const KeyInfo> timersKeys() {
+  static const KeyInfo keys[] = {
       {.path = "timers",
        .types = kObj,
        .doc = "Engine timer settings; only the throughput sub-object is read.",
@@ -152,6 +186,12 @@ Group monitoring() {
        .defaultValue = "true",
        .doc = "Synchronise the device when timing: exact numbers at some cost in speed."},
   };
+  return keys;
+}
+
+}  // namespace
+
+Group monitoring() {
   static const SectionInfo sections[] = {
       {.path = "tensorboard", .strict = true, .doc = "TensorBoard monitor settings.", .docsUrl = kMonitorUrl},
       {.path = "wandb", .strict = true, .doc = "Weights & Biases monitor settings.", .docsUrl = kMonitorUrl},
@@ -163,7 +203,9 @@ Group monitoring() {
       {.path = "timers", .strict = false, .doc = "Timer settings.", .docsUrl = kBase},
       {.path = "timers.throughput", .strict = true, .doc = "Throughput timer settings.", .docsUrl = kBase},
   };
-  return {keys, sections};
+  return {{tensorboardKeys(), wandbKeys(), csvMonitorKeys(), cometKeys(), trackioKeys(), commsLoggerKeys(),
+           flopsProfilerKeys(), timersKeys()},
+          sections};
 }
 
 }  // namespace dsls::catalog::tables

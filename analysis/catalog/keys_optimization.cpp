@@ -8,9 +8,9 @@ namespace dsls::catalog::tables {
 namespace {
 constexpr const char* kOptUrl = "https://www.deepspeed.ai/docs/config-json/#optimizer-parameters";
 constexpr const char* kSchedUrl = "https://www.deepspeed.ai/docs/config-json/#scheduler-parameters";
-}  // namespace
 
-Group optimization() {
+// optimizer
+std::span<const KeyInfo> optimizerKeys() {
   static const KeyInfo keys[] = {
       {.path = "optimizer",
        .types = kObj,
@@ -83,7 +83,13 @@ Group optimization() {
        .defaultValue = "\"nccl\"",
        .doc = "1-bit optimizers: communication backend implementation.",
        .removedAfter = "0.19.5"},
+  };
+  return keys;
+}
 
+// scheduler
+std::span<const KeyInfo> schedulerKeys() {
+  static const KeyInfo keys[] = {
       {.path = "scheduler",
        .types = kObj,
        .doc = "Learning-rate scheduler DeepSpeed builds and steps at every engine.step(): a type and params.",
@@ -133,6 +139,13 @@ Group optimization() {
        .types = kInt,
        .defaultValue = "-1",
        .doc = "Index of the last batch when resuming; -1 starts the schedule from the beginning."},
+  };
+  return keys;
+}
+
+// scheduler: LRRangeTest and OneCycle params
+std::span<const KeyInfo> schedulerCycleKeys() {
+  static const KeyInfo keys[] = {
       {.path = "scheduler.params.lr_range_test_min_lr",
        .types = kNum | kArr,
        .defaultValue = "0.001",
@@ -186,6 +199,12 @@ Group optimization() {
        .types = kNum,
        .doc = "OneCycle: momentum decay rate after the cycle."},
   };
+  return keys;
+}
+
+}  // namespace
+
+Group optimization() {
   static const SectionInfo sections[] = {
       {.path = "optimizer", .strict = false, .doc = "Optimizer selection.", .docsUrl = kOptUrl},
       {.path = "optimizer.params",
@@ -200,7 +219,7 @@ Group optimization() {
        .doc = "Scheduler constructor arguments; any name the chosen scheduler accepts is valid.",
        .docsUrl = kSchedUrl},
   };
-  return {keys, sections};
+  return {{optimizerKeys(), schedulerKeys(), schedulerCycleKeys()}, sections};
 }
 
 }  // namespace dsls::catalog::tables

@@ -17,11 +17,10 @@ constexpr const char* kEpUrl = "https://www.deepspeed.ai/docs/config-json/#exper
 constexpr const char* kCompileUrl = "https://www.deepspeed.ai/docs/config-json/#autosp-options";
 constexpr const char* kHybridUrl = "https://www.deepspeed.ai/docs/config-json/#hybrid-engine";
 constexpr const char* kActUrl = "https://www.deepspeed.ai/docs/config-json/#activation-checkpointing";
-}  // namespace
 
-Group parallelism() {
+// pipeline
+std::span<const KeyInfo> pipelineKeys() {
   static const KeyInfo keys[] = {
-      // ---- pipeline ----
       {.path = "pipeline",
        .types = kObj,
        .doc = "Pipeline-engine settings, merged over DeepSpeed's defaults; any key is passed through. The pipeline "
@@ -49,8 +48,13 @@ Group parallelism() {
        .types = kBool,
        .defaultValue = "true",
        .doc = "Partition gradients sent between stages across tensor-parallel ranks."},
+  };
+  return keys;
+}
 
-      // ---- tensor_parallel (AutoTP training) ----
+// tensor_parallel (AutoTP training)
+std::span<const KeyInfo> tensorParallelKeys() {
+  static const KeyInfo keys[] = {
       {.path = "tensor_parallel",
        .types = kObj,
        .doc = "AutoTP tensor parallelism for training, combinable with ZeRO 0-3. Models with a Hugging Face tp_plan "
@@ -112,8 +116,13 @@ Group parallelism() {
        .defaultValue = "[]",
        .doc = "Ordered rules {patterns, partition_type row|column|skip, shape, partition_dim, model_types} matched "
               "against parameter names."},
+  };
+  return keys;
+}
 
-      // ---- expert_parallel (AutoEP) ----
+// expert_parallel (AutoEP)
+std::span<const KeyInfo> expertParallelKeys() {
+  static const KeyInfo keys[] = {
       {.path = "expert_parallel",
        .types = kObj,
        .doc = "AutoEP: detect MoE layers of Hugging Face models and replace them with expert-parallel versions. Not "
@@ -185,6 +194,13 @@ Group parallelism() {
        .types = kBool | kNull,
        .defaultValue = "null",
        .doc = "Renormalise the top-k router scores; null reads norm_topk_prob from the model config or preset."},
+  };
+  return keys;
+}
+
+// expert_parallel: routing and load balance
+std::span<const KeyInfo> expertParallelRoutingKeys() {
+  static const KeyInfo keys[] = {
       {.path = "expert_parallel.route_scale", .types = kNum, .defaultValue = "1.0", .doc = "Factor applied to router scores."},
       {.path = "expert_parallel.top_k",
        .types = kInt | kStr,
@@ -236,13 +252,37 @@ Group parallelism() {
        .types = kStr | kNull,
        .defaultValue = "null",
        .doc = "Attribute name of the shared-experts module."},
+  };
+  return keys;
+}
 
-      // ---- compile (DeepCompile) ----
+// compile (DeepCompile)
+std::span<const KeyInfo> compileKeys() {
+  static const KeyInfo keys[] = {
       {.path = "compile",
        .types = kObj,
        .doc = "DeepCompile: compiler passes for ZeRO and sequence parallelism applied through torch.compile.",
        .docsUrl = kCompileUrl,
-       .versionNote = "the release that added the compile section was not verified"},
+       .versionNote = "read by 0.13.2-0.14.3 (torch.compile settings) and again from 0.16.6 (DeepCompile); the "
+                      "releases between do not read it"},
+      {.path = "compile.enabled",
+       .types = kBool,
+       .defaultValue = "false",
+       .since = "0.13.2",
+       .until = "0.14.4",
+       .doc = "Wrap the model in torch.compile (read by 0.13.2 to 0.14.3 only)."},
+      {.path = "compile.backend",
+       .types = kStr,
+       .defaultValue = "\"inductor\"",
+       .since = "0.13.2",
+       .until = "0.14.4",
+       .doc = "The torch.compile backend."},
+      {.path = "compile.kwargs",
+       .types = kObj,
+       .defaultValue = "{}",
+       .since = "0.13.2",
+       .until = "0.14.4",
+       .doc = "Keyword arguments passed to torch.compile."},
       {.path = "compile.deepcompile", .types = kBool, .defaultValue = "false", .doc = "Turn DeepCompile on."},
       {.path = "compile.free_activation", .types = kBool, .defaultValue = "false", .doc = "Free large activations eagerly."},
       {.path = "compile.free_activation_threshold",
@@ -282,8 +322,13 @@ Group parallelism() {
               "collectives in the graph (needs autotp_size > 1)."},
       {.path = "compile.sp_size", .types = kInt, .defaultValue = "1", .doc = "Sequence-parallel group size for AutoSP."},
       {.path = "compile.dp_size", .types = kInt, .defaultValue = "1", .doc = "Data-parallel group size for AutoSP."},
+  };
+  return keys;
+}
 
-      // ---- hybrid_engine ----
+// hybrid_engine
+std::span<const KeyInfo> hybridEngineKeys() {
+  static const KeyInfo keys[] = {
       {.path = "hybrid_engine",
        .types = kObj,
        .doc = "Switch a model between training and DeepSpeed inference kernels in one loop (RLHF actors, DeepSpeed-Chat).",
@@ -292,7 +337,6 @@ Group parallelism() {
       {.path = "hybrid_engine.enabled", .types = kBool, .defaultValue = "false", .doc = "Use the hybrid engine."},
       {.path = "hybrid_engine.max_out_tokens",
        .types = kInt,
-       .min = 1,
        .defaultValue = "512",
        .doc = "Longest generation the inference workspace is sized for; must be positive."},
       {.path = "hybrid_engine.inference_tp_size",
@@ -316,8 +360,13 @@ Group parallelism() {
        .defaultValue = "false",
        .doc = "Capture token generation in CUDA graphs. Ignored with ZeRO-3, release_inference_cache, or "
               "inference_tp_size > 1."},
+  };
+  return keys;
+}
 
-      // ---- activation_checkpointing ----
+// activation_checkpointing
+std::span<const KeyInfo> activationCheckpointingKeys() {
+  static const KeyInfo keys[] = {
       {.path = "activation_checkpointing",
        .types = kObj,
        .doc = "Settings for deepspeed.checkpointing (activation checkpointing); unknown keys are ignored.",
@@ -347,6 +396,12 @@ Group parallelism() {
        .defaultValue = "false",
        .doc = "Log forward and backward time of each checkpointed function."},
   };
+  return keys;
+}
+
+}  // namespace
+
+Group parallelism() {
   static const SectionInfo sections[] = {
       {.path = "pipeline",
        .strict = false,
@@ -366,7 +421,9 @@ Group parallelism() {
       {.path = "hybrid_engine", .strict = true, .doc = "Hybrid engine settings.", .docsUrl = kHybridUrl},
       {.path = "activation_checkpointing", .strict = false, .doc = "Activation checkpointing settings.", .docsUrl = kActUrl},
   };
-  return {keys, sections};
+  return {{pipelineKeys(), tensorParallelKeys(), expertParallelKeys(), expertParallelRoutingKeys(), compileKeys(),
+           hybridEngineKeys(), activationCheckpointingKeys()},
+          sections};
 }
 
 }  // namespace dsls::catalog::tables

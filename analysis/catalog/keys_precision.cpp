@@ -12,11 +12,10 @@ constexpr const char* kAmpUrl = "https://www.deepspeed.ai/docs/config-json/#auto
 constexpr const char* kAutocastUrl =
     "https://www.deepspeed.ai/docs/config-json/#pytorch-automatic-mixed-precision-torchautocast-training-options";
 constexpr const char* kDataTypesUrl = "https://www.deepspeed.ai/docs/config-json/#data-type-options";
-}  // namespace
 
-Group precision() {
+// fp16
+std::span<const KeyInfo> fp16Keys() {
   static const KeyInfo keys[] = {
-      // ---- fp16 ----
       {.path = "fp16",
        .types = kObj,
        .doc = "Mixed-precision training in fp16 with loss scaling. Cannot be combined with bf16.",
@@ -33,7 +32,6 @@ Group precision() {
        .doc = "Cast floating-point inputs of the model to fp16 automatically."},
       {.path = "fp16.loss_scale",
        .types = kNum,
-       .min = 0,
        .defaultValue = "0",
        .doc = "Static loss scale; 0 selects dynamic loss scaling. Since 0.18.8 negative and non-finite values are "
               "rejected."},
@@ -43,13 +41,11 @@ Group precision() {
        .doc = "Dynamic loss scaling starts at 2 to this power."},
       {.path = "fp16.loss_scale_window",
        .types = kInt,
-       .min = 1,
        .defaultValue = "1000",
        .doc = "Steps without overflow before the dynamic loss scale is raised. Must be positive: 0 is rejected since "
               "0.19.3 and caused a division by zero before."},
       {.path = "fp16.hysteresis",
        .types = kInt,
-       .min = 1,
        .defaultValue = "2",
        .doc = "Overflows tolerated before the dynamic loss scale is lowered (delayed shift). Checked to be positive "
               "since 0.19.3."},
@@ -75,8 +71,13 @@ Group precision() {
        .until = "0.17.1",
        .doc = "Old fp16 option naming the fused optimizer path. Since 0.17.1 the fp16 section is strict and rejects it.",
        .versionNote = "whether releases before 0.17.1 acted on it was not verified"},
+  };
+  return keys;
+}
 
-      // ---- bf16 ----
+// bf16
+std::span<const KeyInfo> bf16Keys() {
+  static const KeyInfo keys[] = {
       {.path = "bf16",
        .types = kObj,
        .doc = "Mixed-precision training in bfloat16 (no loss scaling); needs hardware support such as A100 or newer. "
@@ -119,8 +120,13 @@ Group precision() {
        .deprecatedBy = "bf16",
        .doc = "Old name of the bf16 section, still accepted. DeepSpeed reads it only when there is no bf16 key.",
        .docsUrl = kBf16Url},
+  };
+  return keys;
+}
 
-      // ---- Apex AMP ----
+// Apex AMP
+std::span<const KeyInfo> apexAmpKeys() {
+  static const KeyInfo keys[] = {
       {.path = "amp",
        .types = kObj,
        .doc = "NVIDIA Apex AMP. Incompatible with ZeRO and with fp16 mode; every key other than enabled is passed to "
@@ -138,8 +144,13 @@ Group precision() {
        .allowed = {"\"O0\"", "\"O1\"", "\"O2\"", "\"O3\""},
        .autoFill = AutoFill::HfTrainer,
        .doc = "Apex optimisation level passed to amp.initialize; HF Trainer fills \"auto\" from fp16_opt_level."},
+  };
+  return keys;
+}
 
-      // ---- torch.autocast ----
+// torch.autocast
+std::span<const KeyInfo> torchAutocastKeys() {
+  static const KeyInfo keys[] = {
       {.path = "torch_autocast",
        .types = kObj,
        .since = "0.17.2",
@@ -162,8 +173,13 @@ Group precision() {
        .types = kArr,
        .defaultValue = "[\"torch.nn.Linear\", \"torch.nn.Conv1d\", \"torch.nn.Conv2d\", \"torch.nn.Conv3d\"]",
        .doc = "Module classes whose parameters are communicated in the lower precision; must be a list of strings."},
+  };
+  return keys;
+}
 
-      // ---- data_types ----
+// data_types
+std::span<const KeyInfo> dataTypesKeys() {
+  static const KeyInfo keys[] = {
       {.path = "data_types",
        .types = kObj,
        .doc = "Data types DeepSpeed uses for gradient accumulation and, in newer releases, parameters and buffers.",
@@ -189,6 +205,12 @@ Group precision() {
        .doc = "Cast module buffers to this dtype. Usually best left unset: buffers such as rotary inv_freq often need fp32.",
        .versionNote = "recent addition; the release that added it was not verified"},
   };
+  return keys;
+}
+
+}  // namespace
+
+Group precision() {
   static const SectionInfo sections[] = {
       {.path = "fp16",
        .strict = true,
@@ -214,7 +236,7 @@ Group precision() {
       {.path = "torch_autocast", .strict = false, .doc = "torch.autocast settings.", .docsUrl = kAutocastUrl},
       {.path = "data_types", .strict = false, .doc = "Data type settings.", .docsUrl = kDataTypesUrl},
   };
-  return {keys, sections};
+  return {{fp16Keys(), bf16Keys(), apexAmpKeys(), torchAutocastKeys(), dataTypesKeys()}, sections};
 }
 
 }  // namespace dsls::catalog::tables

@@ -11,11 +11,10 @@ namespace {
 constexpr const char* kAioUrl = "https://www.deepspeed.ai/docs/config-json/#asynchronous-io";
 constexpr const char* kCkptUrl = "https://www.deepspeed.ai/docs/config-json/#checkpoint-options";
 constexpr const char* kBase = "https://www.deepspeed.ai/docs/config-json/";
-}  // namespace
 
-Group storage() {
+// aio
+std::span<const KeyInfo> aioKeys() {
   static const KeyInfo keys[] = {
-      // ---- aio ----
       {.path = "aio",
        .types = kObj,
        .doc = "Asynchronous I/O (libaio or GPUDirect Storage) used for NVMe offload. A top-level key: inside "
@@ -56,8 +55,13 @@ Group storage() {
        .doc = "I/O backend: async_io (aliases aio, async, deepnvme) or posix (aliases sync, simple). use_gds needs async_io.",
        .caseInsensitive = true,
        .versionNote = "on DeepSpeed master after 0.19.5; 0.19.6 is the earliest release that can have it"},
+  };
+  return keys;
+}
 
-      // ---- checkpoint ----
+// checkpoint
+std::span<const KeyInfo> checkpointKeys() {
+  static const KeyInfo keys[] = {
       {.path = "checkpoint", .types = kObj, .doc = "Checkpoint save and load options.", .docsUrl = kCkptUrl},
       {.path = "checkpoint.tag_validation",
        .types = kStr,
@@ -112,8 +116,13 @@ Group storage() {
        .types = kBool,
        .defaultValue = "false",
        .doc = "Write checkpoints from a decoupled background process."},
+  };
+  return keys;
+}
 
-      // ---- nebula ----
+// nebula
+std::span<const KeyInfo> nebulaKeys() {
+  static const KeyInfo keys[] = {
       {.path = "nebula",
        .types = kObj,
        .doc = "Azure Nebula asynchronous checkpointing. Removed on DeepSpeed master after 0.19.5, where the key is "
@@ -142,8 +151,13 @@ Group storage() {
        .defaultValue = "null",
        .defaultNote = "null: persistent_storage_path",
        .doc = "Parent folder of the checkpoint to resume from."},
+  };
+  return keys;
+}
 
-      // ---- DataStates ----
+// DataStates
+std::span<const KeyInfo> datastatesKeys() {
+  static const KeyInfo keys[] = {
       {.path = "datastates_ckpt",
        .types = kObj | kBool,
        .doc = "DataStates-LLM asynchronous checkpointing. Present and not false enables it; the object is passed to "
@@ -151,6 +165,12 @@ Group storage() {
        .docsUrl = kBase,
        .versionNote = "the release that added it was not verified"},
   };
+  return keys;
+}
+
+}  // namespace
+
+Group storage() {
   static const SectionInfo sections[] = {
       {.path = "aio", .strict = false, .doc = "Asynchronous I/O settings; unknown keys are ignored.", .docsUrl = kAioUrl},
       {.path = "checkpoint", .strict = false, .doc = "Checkpoint settings.", .docsUrl = kCkptUrl},
@@ -163,7 +183,7 @@ Group storage() {
        .doc = "DataStates settings, passed through.",
        .docsUrl = kBase},
   };
-  return {keys, sections};
+  return {{aioKeys(), checkpointKeys(), nebulaKeys(), datastatesKeys()}, sections};
 }
 
 }  // namespace dsls::catalog::tables

@@ -7,12 +7,13 @@
 
 namespace dsls::catalog::tables {
 
-Group topLevel() {
+namespace {
+
+// batch size (reference section 2)
+std::span<const KeyInfo> batchSizeKeys() {
   static const KeyInfo keys[] = {
-      // ---- batch size (reference section 2) ----
       {.path = "train_batch_size",
        .types = kInt,
-       .min = 1,
        .defaultNote = "derived: train_micro_batch_size_per_gpu * gradient_accumulation_steps * data-parallel size",
        .autoFill = AutoFill::HfAndAccelerate,
        .doc = "Global batch size: samples consumed by one optimizer step across all data-parallel ranks. "
@@ -20,14 +21,12 @@ Group topLevel() {
        .docsUrl = "https://www.deepspeed.ai/docs/config-json/#batch-size-related-parameters"},
       {.path = "train_micro_batch_size_per_gpu",
        .types = kInt,
-       .min = 1,
        .defaultNote = "derived from train_batch_size / gradient_accumulation_steps / data-parallel size (integer division)",
        .autoFill = AutoFill::HfAndAccelerate,
        .doc = "Samples one GPU processes in a single forward/backward pass, before gradient accumulation.",
        .docsUrl = "https://www.deepspeed.ai/docs/config-json/#batch-size-related-parameters"},
       {.path = "gradient_accumulation_steps",
        .types = kInt,
-       .min = 1,
        .defaultNote = "derived from the two other batch keys; 1 when only one of them is given",
        .autoFill = AutoFill::HfAndAccelerate,
        .doc = "Micro-batches whose gradients are accumulated before each optimizer step.",
@@ -40,8 +39,13 @@ Group topLevel() {
               "DeepCompile and Apex AMP, and allows overlap_comm only with ZeRO stage 2.",
        .docsUrl = "https://www.deepspeed.ai/docs/config-json/#batch-size-related-parameters",
        .versionNote = "added in 2026 in a 0.19.x release; the exact release was not verified"},
+  };
+  return keys;
+}
 
-      // ---- gradient clipping (reference sections 4, 7.3) ----
+// gradient clipping (reference sections 4, 7.3)
+std::span<const KeyInfo> gradientClippingKeys() {
+  static const KeyInfo keys[] = {
       {.path = "gradient_clipping",
        .types = kNum,
        .defaultValue = "1.0",
@@ -50,8 +54,13 @@ Group topLevel() {
        .doc = "Clip the global gradient norm to this value; 0 disables clipping. "
               "The default was 0.0 (off) in every release before 0.19.3 even though the documentation said 1.0.",
        .docsUrl = "https://www.deepspeed.ai/docs/config-json/#gradient-clipping"},
+  };
+  return keys;
+}
 
-      // ---- logging ----
+// logging
+std::span<const KeyInfo> loggingKeys() {
+  static const KeyInfo keys[] = {
       {.path = "steps_per_print",
        .types = kInt | kNull,
        .defaultValue = "null",
@@ -90,8 +99,13 @@ Group topLevel() {
               "after initialisation); call engine.collect_python_gc() at safe points if your code creates cycles.",
        .docsUrl = "https://www.deepspeed.ai/docs/config-json/#python-cyclic-garbage-collection",
        .versionNote = "on DeepSpeed master after 0.19.5; 0.19.6 is the earliest release that can have it"},
+  };
+  return keys;
+}
 
-      // ---- communication (reference section 3.3) ----
+// communication (reference section 3.3)
+std::span<const KeyInfo> communicationKeys() {
+  static const KeyInfo keys[] = {
       {.path = "communication_data_type",
        .types = kStr | kNull,
        .allowed = {"\"fp16\"", "\"bf16\"", "\"fp32\""},
@@ -168,8 +182,13 @@ Group topLevel() {
        .doc = "Capture short kernel sequences into device graphs. Removed on DeepSpeed master after 0.19.5, where the key is rejected.",
        .docsUrl = "https://www.deepspeed.ai/docs/config-json/",
        .removedAfter = "0.19.5"},
+  };
+  return keys;
+}
 
-      // ---- optimizer guard rails (reference section 4) ----
+// optimizer guard rails (reference section 4)
+std::span<const KeyInfo> optimizerGuardRailsKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_allow_untested_optimizer",
        .types = kBool,
        .defaultValue = "false",
@@ -181,8 +200,13 @@ Group topLevel() {
        .defaultValue = "true",
        .doc = "With ZeRO-Offload, require DeepSpeed's CPU optimizer; set false to use a client optimizer on CPU.",
        .docsUrl = "https://www.deepspeed.ai/docs/config-json/#optimizer-parameters"},
+  };
+  return keys;
+}
 
-      // ---- misc ----
+// misc
+std::span<const KeyInfo> miscKeys() {
+  static const KeyInfo keys[] = {
       {.path = "dataloader_drop_last",
        .types = kBool,
        .defaultValue = "false",
@@ -211,6 +235,12 @@ Group topLevel() {
               "zero_optimization.allgather_bucket_size instead.",
        .docsUrl = "https://www.deepspeed.ai/docs/config-json/#zero-optimizations-for-fp16-training"},
   };
+  return keys;
+}
+
+}  // namespace
+
+Group topLevel() {
   static const SectionInfo sections[] = {
       {.path = "",
        .strict = false,
@@ -218,7 +248,9 @@ Group topLevel() {
               "not type-checked until used.",
        .docsUrl = "https://www.deepspeed.ai/docs/config-json/"},
   };
-  return {keys, sections};
+  return {{batchSizeKeys(), gradientClippingKeys(), loggingKeys(), communicationKeys(), optimizerGuardRailsKeys(),
+           miscKeys()},
+          sections};
 }
 
 }  // namespace dsls::catalog::tables

@@ -10,9 +10,9 @@ namespace {
 constexpr const char* kZeroUrl = "https://www.deepspeed.ai/docs/config-json/#zero-optimizations-for-fp16-training";
 constexpr const char* kParamOffloadUrl = "https://www.deepspeed.ai/docs/config-json/#parameter-offloading";
 constexpr const char* kOptOffloadUrl = "https://www.deepspeed.ai/docs/config-json/#optimizer-offloading";
-}  // namespace
 
-Group zero() {
+// stage, buckets and communication
+std::span<const KeyInfo> stageBucketsAndCommunicationKeys() {
   static const KeyInfo keys[] = {
       {.path = "zero_optimization",
        .types = kObj | kBool,
@@ -52,7 +52,6 @@ Group zero() {
        .docsUrl = kZeroUrl},
       {.path = "zero_optimization.reduce_bucket_size",
        .types = kInt,
-       .min = 0,
        .defaultValue = "500000000",
        .autoFill = AutoFill::HfAndAccelerate,
        .stages = {1, 2, 3},
@@ -75,7 +74,6 @@ Group zero() {
        .docsUrl = kZeroUrl},
       {.path = "zero_optimization.allgather_bucket_size",
        .types = kInt,
-       .min = 0,
        .defaultValue = "500000000",
        .stages = {1, 2},
        .doc = "Elements all-gathered per bucket; bounds the memory used by the all-gather.",
@@ -95,6 +93,13 @@ Group zero() {
               "0.19.3) that it is deprecated and points to Universal Checkpointing.",
        .docsUrl = kZeroUrl,
        .deprecatedStages = {3}},
+  };
+  return keys;
+}
+
+// offload and sub-groups
+std::span<const KeyInfo> offloadAndSubGroupsKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.offload_param",
        .types = kObj | kNull,
        .defaultValue = "null",
@@ -121,7 +126,6 @@ Group zero() {
        .docsUrl = kZeroUrl},
       {.path = "zero_optimization.sub_group_size",
        .types = kInt,
-       .min = 0,
        .defaultValue = "1000000000",
        .stages = {3},
        .doc = "Parameters are processed by the optimizer in groups of this many elements; with NVMe offload it sets "
@@ -150,9 +154,15 @@ Group zero() {
        .doc = "Deprecated and not carried over: DeepSpeed only warns. Set pin_memory inside offload_optimizer or "
               "offload_param instead.",
        .docsUrl = kZeroUrl},
+  };
+  return keys;
+}
+
+// stage 3 parameter handling
+std::span<const KeyInfo> stage3ParameterHandlingKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.stage3_prefetch_bucket_size",
        .types = kInt,
-       .min = 0,
        .defaultValue = "50000000",
        .autoFill = AutoFill::HfAndAccelerate,
        .aliases = {"prefetch_bucket_size"},
@@ -162,7 +172,6 @@ Group zero() {
        .docsUrl = kZeroUrl},
       {.path = "zero_optimization.stage3_param_persistence_threshold",
        .types = kInt,
-       .min = 0,
        .defaultValue = "100000",
        .autoFill = AutoFill::HfAndAccelerate,
        .aliases = {"param_persistence_threshold"},
@@ -172,7 +181,6 @@ Group zero() {
        .docsUrl = kZeroUrl},
       {.path = "zero_optimization.stage3_model_persistence_threshold",
        .types = kInt,
-       .min = 0,
        .defaultValue = "9223372036854775807",
        .defaultNote = "sys.maxsize: no limit",
        .aliases = {"model_persistence_threshold"},
@@ -181,7 +189,6 @@ Group zero() {
        .docsUrl = kZeroUrl},
       {.path = "zero_optimization.stage3_max_live_parameters",
        .types = kInt,
-       .min = 0,
        .defaultValue = "1000000000",
        .aliases = {"max_live_parameters"},
        .stages = {3},
@@ -189,7 +196,6 @@ Group zero() {
        .docsUrl = kZeroUrl},
       {.path = "zero_optimization.stage3_max_reuse_distance",
        .types = kInt,
-       .min = 0,
        .defaultValue = "1000000000",
        .aliases = {"max_reuse_distance"},
        .stages = {3},
@@ -238,6 +244,13 @@ Group zero() {
        .stages = {3},
        .doc = "All-gather parameters one by one instead of through flattened buckets: fewer copies and lower peak memory.",
        .docsUrl = kZeroUrl},
+  };
+  return keys;
+}
+
+// stage 1 and 2 details, hpZ
+std::span<const KeyInfo> stage1And2DetailsHpzKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.ignore_unused_parameters",
        .types = kBool,
        .defaultValue = "true",
@@ -260,13 +273,19 @@ Group zero() {
        .docsUrl = kZeroUrl},
       {.path = "zero_optimization.zero_hpz_partition_size",
        .types = kInt,
-       .min = 0,
        .defaultValue = "1",
        .since = "0.10.0",
        .stages = {3},
        .doc = "ZeRO++ hierarchical partitioning (hpZ): ranks in the secondary parameter group, ideally the GPUs per "
               "node. 1 turns it off. Releases before 0.10.0 reject the key.",
        .docsUrl = kZeroUrl},
+  };
+  return keys;
+}
+
+// ZeRO++ quantization and MiCS
+std::span<const KeyInfo> zeroQuantizationAndMicsKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.zero_quantized_weights",
        .types = kBool,
        .defaultValue = "false",
@@ -314,6 +333,13 @@ Group zero() {
        .docsUrl = kZeroUrl,
        .removedAfter = "0.19.5",
        .versionNote = "the release that added MiCS was not verified"},
+  };
+  return keys;
+}
+
+// memory, checkpoint loading and module hooks
+std::span<const KeyInfo> memoryCheckpointLoadingAndModuleHooksKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.memory_efficient_linear",
        .types = kBool,
        .defaultValue = "true",
@@ -377,8 +403,13 @@ Group zero() {
               "costs memory and changes the checkpoint layout.",
        .docsUrl = kZeroUrl,
        .versionNote = "documented on DeepSpeed master after 0.19.5; 0.19.6 is the earliest release that can have it"},
+  };
+  return keys;
+}
 
-      // ---- offload_param ----
+// offload_param
+std::span<const KeyInfo> offloadParamKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.offload_param.device",
        .types = kStr,
        .allowed = {"\"none\"", "\"cpu\"", "\"nvme\""},
@@ -402,24 +433,26 @@ Group zero() {
        .docsUrl = kParamOffloadUrl},
       {.path = "zero_optimization.offload_param.buffer_count",
        .types = kInt,
-       .min = 0,
        .defaultValue = "5",
        .doc = "Buffers in the pool used for parameter offload to NVMe.",
        .docsUrl = kParamOffloadUrl},
       {.path = "zero_optimization.offload_param.buffer_size",
        .types = kInt,
-       .min = 0,
        .defaultValue = "100000000",
        .doc = "Size in elements of each buffer used for parameter offload to NVMe.",
        .docsUrl = kParamOffloadUrl},
       {.path = "zero_optimization.offload_param.max_in_cpu",
        .types = kInt,
-       .min = 0,
        .defaultValue = "1000000000",
        .doc = "Parameter elements kept in CPU memory when offloading to NVMe.",
        .docsUrl = kParamOffloadUrl},
+  };
+  return keys;
+}
 
-      // ---- offload_optimizer ----
+// offload_optimizer
+std::span<const KeyInfo> offloadOptimizerKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.offload_optimizer.device",
        .types = kStr,
        .allowed = {"\"none\"", "\"cpu\"", "\"nvme\""},
@@ -443,7 +476,6 @@ Group zero() {
        .docsUrl = kOptOffloadUrl},
       {.path = "zero_optimization.offload_optimizer.buffer_count",
        .types = kInt,
-       .min = 0,
        .defaultValue = "4",
        .doc = "Buffers for optimizer-state offload to NVMe; at least the number of states per parameter (4 for Adam).",
        .docsUrl = kOptOffloadUrl},
@@ -464,8 +496,6 @@ Group zero() {
        .docsUrl = kOptOffloadUrl},
       {.path = "zero_optimization.offload_optimizer.ratio",
        .types = kNum,
-       .min = 0,
-       .max = 1,
        .defaultValue = "1.0",
        .since = "0.12.3",
        .stages = {3},
@@ -481,8 +511,6 @@ Group zero() {
        .docsUrl = kOptOffloadUrl},
       {.path = "zero_optimization.offload_optimizer.cpuadam_cores_perc",
        .types = kNum,
-       .min = 0,
-       .max = 1,
        .defaultValue = "0.8",
        .since = "0.18.0",
        .stages = {3},
@@ -495,12 +523,15 @@ Group zero() {
        .doc = "Convert gradients to the optimizer precision on the CPU (true) or on the GPU (false).",
        .docsUrl = kOptOffloadUrl,
        .versionNote = "seen alongside super_offload; the release that added it was not verified"},
+  };
+  return keys;
+}
 
-      // ---- zenflow ----
+// zenflow
+std::span<const KeyInfo> zenflowKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.zenflow.topk_ratio",
        .types = kNum,
-       .min = 0,
-       .max = 1,
        .defaultValue = "0.1",
        .doc = "Fraction of gradient columns treated as important and updated on the GPU every step."},
       {.path = "zero_optimization.zenflow.select_strategy",
@@ -529,8 +560,6 @@ Group zero() {
        .doc = "Keep the selective optimizer states on the CPU to save GPU memory."},
       {.path = "zero_optimization.zenflow.auto_ratio",
        .types = kNum,
-       .min = 0,
-       .max = 1,
        .defaultValue = "0.99",
        .doc = "Threshold the \"auto\" strategy uses to choose update_interval."},
       {.path = "zero_optimization.zenflow.full_warm_up_rounds",
@@ -539,13 +568,16 @@ Group zero() {
        .doc = "Initial rounds in which all gradients are applied fully, before selection starts."},
       {.path = "zero_optimization.zenflow.pt_reserved_cores_perc",
        .types = kNum,
-       .min = 0,
-       .max = 1,
        .defaultValue = "0.5",
        .doc = "Share of CPU cores left to PyTorch threads; the rest run ZenFlow's optimizer workers. Must be written "
               "as a float."},
+  };
+  return keys;
+}
 
-      // ---- leaf_module ----
+// leaf_module
+std::span<const KeyInfo> leafModuleKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.leaf_module.classes",
        .types = kArr | kStr,
        .defaultNote = "newer releases list the Mixtral, Qwen2-MoE and Qwen3-MoE sparse MoE blocks; the first release had none",
@@ -559,8 +591,13 @@ Group zero() {
        .defaultValue = "[]",
        .doc = "Name suffixes; modules whose names end with one of them are treated as leaf modules.",
        .versionNote = "added after leaf_module itself; the release was not verified"},
+  };
+  return keys;
+}
 
-      // ---- zeropp_loco_param (a free-form dict in DeepSpeed) ----
+// zeropp_loco_param (a free-form dict in DeepSpeed)
+std::span<const KeyInfo> zeroppLocoParamKeys() {
+  static const KeyInfo keys[] = {
       {.path = "zero_optimization.zeropp_loco_param.err_beta",
        .types = kNum,
        .defaultValue = "0.8",
@@ -570,6 +607,12 @@ Group zero() {
        .defaultValue = "1024",
        .doc = "Steps after which the error-feedback buffer is cleared."},
   };
+  return keys;
+}
+
+}  // namespace
+
+Group zero() {
   static const SectionInfo sections[] = {
       {.path = "zero_optimization",
        .strict = true,
@@ -601,7 +644,10 @@ Group zero() {
        .doc = "LoCo-ZeRO++ parameters, passed through as a dictionary.",
        .docsUrl = kZeroUrl},
   };
-  return {keys, sections};
+  return {{stageBucketsAndCommunicationKeys(), offloadAndSubGroupsKeys(), stage3ParameterHandlingKeys(),
+           stage1And2DetailsHpzKeys(), zeroQuantizationAndMicsKeys(), memoryCheckpointLoadingAndModuleHooksKeys(),
+           offloadParamKeys(), offloadOptimizerKeys(), zenflowKeys(), leafModuleKeys(), zeroppLocoParamKeys()},
+          sections};
 }
 
 }  // namespace dsls::catalog::tables

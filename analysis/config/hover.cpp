@@ -2,6 +2,7 @@
 // the effective value and where it comes from, and the race explanation where it applies.
 #include "analysis/catalog/catalog.h"
 #include "analysis/config/config_features.h"
+#include "analysis/config/constraints.h"
 #include "analysis/config/rule.h"
 #include "analysis/json/locate.h"
 #include "analysis/json/path.h"
@@ -85,6 +86,24 @@ std::string keyDoc(const catalog::KeyInfo& k, const ConfigModel& m) {
   return s;
 }
 
+// The rows of constraints.inc on the key: what DeepSpeed requires, when, in which releases, and
+// whether the row holds in the target release.
+std::string constraintNotes(std::string_view path, const ConfigModel& m) {
+  std::string s;
+  for (const ValueConstraint* c : constraintsOn(path)) {
+    std::string when = c->whenText.empty() ? "" : fmt::format(" {}", c->whenText);
+    std::string target;
+    if (m.deepspeed)
+      target = holdsIn(*c, *m.deepspeed) ? fmt::format(" (holds in {})", m.deepspeed->str())
+                                         : fmt::format(" (not in {})", m.deepspeed->str());
+    std::string what = c->severity == analysis::Severity::Error
+                           ? fmt::format("DeepSpeed raises `{}`", c->deepspeed)
+                           : fmt::format("accepted, but {}", c->deepspeed);
+    s += fmt::format("- {}{}, {}{}: {}.\n", requirementText(*c), when, releaseRange(*c), target, what);
+  }
+  return s.empty() ? s : "Constraints:\n\n" + s + "\n";
+}
+
 }  // namespace
 
 std::optional<HoverInfo> hover(const analysis::ConfigAnalysis& a, std::size_t offset) {
@@ -96,7 +115,7 @@ std::optional<HoverInfo> hover(const analysis::ConfigAnalysis& a, std::size_t of
 
   const catalog::KeyInfo* key = catalog::findKey(path);
   const catalog::SectionInfo* section = key ? nullptr : catalog::findSection(path);
-  if (key) h.markdown = keyDoc(*key, a.model());
+  if (key) h.markdown = keyDoc(*key, a.model()) + constraintNotes(key->path, a.model());
   else if (section) h.markdown = fmt::format("**`{}`**\n\n{}\n\n[DeepSpeed documentation]({})\n", section->path.empty() ? path : section->path, section->doc, section->docsUrl);
 
   // A finding under the cursor explains itself first.

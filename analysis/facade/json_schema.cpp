@@ -1,8 +1,10 @@
 #include "analysis/facade/json_schema.h"
 
 #include "analysis/catalog/catalog.h"
+#include "analysis/config/constraints.h"
 
 #include <cctype>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -78,6 +80,17 @@ json parseValue(std::string_view text) {
 json number(double d) {
   if (d == static_cast<double>(static_cast<long long>(d))) return static_cast<long long>(d);
   return d;
+}
+
+// The bounds that hold unconditionally in the newest release (the schema has no release).
+void addBounds(std::string_view path, json& c) {
+  for (const config::ValueConstraint* row : config::constraintsOn(path)) {
+    if (!row->when.empty() || !row->until.empty() || row->severity != Severity::Error) continue;
+    double bound = std::strtod(std::string(row->bound).c_str(), nullptr);
+    if (row->check == config::ConstraintCheck::AtLeast) c["minimum"] = number(bound);
+    else if (row->check == config::ConstraintCheck::Above) c["exclusiveMinimum"] = number(bound);
+    else if (row->check == config::ConstraintCheck::AtMost) c["maximum"] = number(bound);
+  }
 }
 
 json typeList(unsigned types) {
@@ -227,8 +240,7 @@ class SchemaBuilder {
         else c["anyOf"] = json::array({json{{"enum", others}}, text});
       }
     }
-    if (key.min) c["minimum"] = number(*key.min);
-    if (key.max) c["maximum"] = number(*key.max);
+    addBounds(key.path, c);
   }
 
   void addProperties(const Node& content, const SectionInfo* section, json& c) const {

@@ -1,8 +1,9 @@
 // invalid-value: a value of the wrong JSON type, outside the allowed set, or out of
-// range for a known key. Strict sections fail validation at start-up; lenient ones
+// range for a known key (the ranges: the rows of analysis/config/constraints.inc). Strict sections fail validation at start-up; lenient ones
 // keep the value as written, which fails later or silently means something else
 // (a non-empty string such as "false" is true in Python).
 #include "analysis/config/rules/rule_support.h"
+#include "analysis/config/rules/value_constraints.h"
 
 #include <fmt/format.h>
 
@@ -21,7 +22,7 @@ namespace {
 
 // Lenient keys whose bad values DeepSpeed rejects with an exception when it reads them.
 bool raisesOnUnknownValue(std::string_view path) {
-  return path == "communication_data_type" || path == "checkpoint.tag_validation" || path == "torch_autocast.dtype";
+  return path == "checkpoint.tag_validation" || path == "torch_autocast.dtype";
 }
 
 // The allowed string value closest to `value` (case-insensitive, at most two edits), as JSON text.
@@ -141,55 +142,16 @@ bool matchesType(const json::Node& v, unsigned types) {
   return true;
 }
 
-// fp16 settings that only matter with dynamic loss scaling (loss_scale 0, the default).
-bool dynamicLossScale(const json::Node& fp16) {
-  const json::Member* scale = fp16.find("loss_scale");
-  return !scale || (scale->value.kind == json::Kind::Number && scale->value.number == 0);
-}
-
 std::string regimeNote(Regime regime, std::string_view sectionPath) {
   if (regime != Regime::Depends) return "";
   return fmt::format(" ({} is validated from DeepSpeed {}; older releases use the value as written)", sectionPath,
                      strictSinceOf(sectionPath));
 }
 
-void checkBounds(const RuleContext& ctx, const Visit& v, const catalog::KeyInfo& key, Regime regime,
-                 std::vector<Finding>& out) {
-  auto n = numberOf(v.member.value);
-  if (!n) return;
-  bool low = key.min && *n < *key.min, high = key.max && *n > *key.max;
-  if (!low && !high) return;
-  std::string_view path = key.path;
-  std::string bound = low ? fmt::format("at least {}", *key.min) : fmt::format("at most {}", *key.max);
-  if (key.min && key.max) bound = fmt::format("between {} and {}", *key.min, *key.max);
-
-  if (path == "fp16.loss_scale_window" || path == "fp16.hysteresis") {
-    if (!dynamicLossScale(v.parent)) return;  // unused with a static loss scale
-    bool window = path == "fp16.loss_scale_window";
-    Severity sev = window || !versionBelow(ctx, "0.19.3") ? Severity::Error : Severity::Warning;
-    std::string msg = fmt::format(
-        "{} must be positive with dynamic loss scaling: DeepSpeed 0.19.3 and later reject {}{}",
-        key.path, sourceOf(ctx.text, v.member.value),
-        window ? "; earlier releases divide by it and fail with ZeroDivisionError" : "; earlier releases do not check it");
-    out.push_back(makeFinding(RuleId::InvalidValue, sev, msg + ".", v.member.value.range));
-    return;
-  }
-  bool batchKey = path == "train_batch_size" || path == "train_micro_batch_size_per_gpu" ||
-                  path == "gradient_accumulation_steps";
-  Severity sev = regime == Regime::Lenient && !batchKey ? Severity::Warning : Severity::Error;
-  std::string consequence = batchKey ? "DeepSpeed asserts that it is greater than 0"
-                            : regime == Regime::Lenient ? "DeepSpeed does not check it, but the value makes no sense"
-                                                        : "DeepSpeed's validation rejects it";
-  out.push_back(makeFinding(RuleId::InvalidValue, sev,
-                            fmt::format("{} must be {}, not {}: {}{}.", key.path, bound,
-                                        sourceOf(ctx.text, v.member.value), consequence,
-                                        regimeNote(regime, v.parentPath)),
-                            v.member.value.range));
-}
-
 void checkEnum(const RuleContext& ctx, const Visit& v, const catalog::KeyInfo& key, Regime regime,
                std::vector<Finding>& out) {
-  if (key.allowed.empty() || key.openEnum || inAllowed(key, v.member.value, ctx.text)) return;
+  if (key.allowed.empty() || key.openEnum || hasOneOfConstraint(key.path) || inAllowed(key, v.member.value, ctx.text))
+    return;
   const json::Node& value = v.member.value;
   if (value.kind == json::Kind::Null && (key.types & catalog::Null)) return;
   Severity sev = regime != Regime::Lenient || raisesOnUnknownValue(key.path) ? Severity::Error : Severity::Warning;
@@ -245,9 +207,9 @@ void checkInvalidValues(const RuleContext& ctx, std::vector<Finding>& out) {
       return false;
     }
     checkEnum(ctx, v, *key, regime, out);
-    checkBounds(ctx, v, *key, regime, out);
     return value.kind == json::Kind::Object;
   });
+  checkValueConstraints(RuleId::InvalidValue, ctx, out);
 }
 
 }  // namespace dsls::config

@@ -1,27 +1,111 @@
-// Rules about the file as JSON: syntax errors, hjson-only syntax, duplicate keys.
-#include "analysis/config/rule.h"
+// Rules about the file as JSON: syntax errors, hjson-only syntax, duplicate keys. What counts
+// as an error depends on who loads the file: DeepSpeed reads a config path with hjson (from
+// 0.9.0; json.load before), HF Trainer and Accelerate read it with json.load.
+#include "analysis/config/rules/rule_support.h"
 #include "analysis/config/rules/text_encoding.h"
+#include "analysis/json/hjson_quoteless.h"
+
+#include <fmt/format.h>
 
 namespace dsls::config {
 
 using analysis::Finding;
+using analysis::Severity;
+using namespace rules;
+
+namespace {
+
+enum class Loader {
+  Hjson,             // launched with DeepSpeed on a release that reads a path with hjson
+  JsonOldDeepSpeed,  // launched with DeepSpeed before 0.9.0: json.load
+  Json,              // HF Trainer or Accelerate: json.load
+  Unknown,           // launcher not known: either
+};
+
+Loader loaderOf(const RuleContext& ctx) {
+  const std::string& launcher = ctx.settings.launcher;
+  if (launcher == "deepspeed") return versionBelow(ctx, "0.9.0") ? Loader::JsonOldDeepSpeed : Loader::Hjson;
+  if (launcher == "hf" || launcher == "accelerate") return Loader::Json;
+  return Loader::Unknown;
+}
+
+const json::Node* invalidValueAt(const json::Node& n, analysis::TextRange range) {
+  if (n.kind == json::Kind::Invalid && n.range.begin == range.begin && n.range.end == range.end) return &n;
+  for (const auto& m : n.members)
+    if (const json::Node* hit = invalidValueAt(m.value, range)) return hit;
+  for (const auto& e : n.elements)
+    if (const json::Node* hit = invalidValueAt(e, range)) return hit;
+  return nullptr;
+}
+
+// hjson reads past this error: the parser's verdict, or an unquoted value alone on its line.
+bool hjsonReads(const RuleContext& ctx, const json::SyntaxError& e) {
+  if (e.hjsonAccepts) return true;
+  const json::Node* value = ctx.model.root ? invalidValueAt(*ctx.model.root, e.range) : nullptr;
+  return value && json::hjsonReadsQuoteless(ctx.text, *value);
+}
+
+}  // namespace
 
 void checkJsonSyntax(const RuleContext& ctx, std::vector<Finding>& out) {
   if (auto bom = byteOrderMarkFinding(ctx.text)) out.push_back(std::move(*bom));
+  Loader loader = loaderOf(ctx);
   for (const auto& e : ctx.doc.errors) {
     Finding f = makeFinding(RuleId::JsonSyntax, e.message, e.range);
-    if (e.hjsonAccepts)
-      f.message += " (DeepSpeed's own loader reads past this, but json.load in HF Trainer and Accelerate fails)";
+    if (hjsonReads(ctx, e)) {
+      switch (loader) {
+        case Loader::Hjson:
+          f.severity = Severity::Warning;
+          f.message += ": DeepSpeed reads past this (it loads a config path with hjson), but HF Trainer and "
+                       "Accelerate reject it (json.load)";
+          break;
+        case Loader::JsonOldDeepSpeed:
+          f.message += fmt::format(" ({} loads the config with json.load, which fails here; DeepSpeed reads a "
+                                   "config path with hjson, which accepts it, from 0.9.0)",
+                                   targetLabel(ctx));
+          break;
+        case Loader::Json:
+          f.message += " (HF Trainer and Accelerate load the file with json.load, which fails here; only DeepSpeed's "
+                       "own loader, hjson for a config path from 0.9.0, reads past it)";
+          break;
+        case Loader::Unknown:
+          f.message += " (DeepSpeed's own loader, hjson for a config path from 0.9.0, reads past this; json.load in "
+                       "HF Trainer and Accelerate fails)";
+          break;
+      }
+    }
     out.push_back(std::move(f));
   }
 }
 
+namespace {
+
+// Where json.load is sure to read the file, a comment or trailing comma is an error.
+std::optional<std::string> jsonLoadFails(const RuleContext& ctx, std::string_view what) {
+  Loader loader = loaderOf(ctx);
+  if (loader == Loader::Json)
+    return fmt::format("{}: HF Trainer and Accelerate load the file with json.load, which fails on it; only "
+                       "DeepSpeed's own loader (hjson, for a config path, from 0.9.0) accepts it",
+                       what);
+  if (loader == Loader::JsonOldDeepSpeed)
+    return fmt::format("{}: {} loads the config with json.load, which fails on it (hjson, which accepts it, from "
+                       "0.9.0)",
+                       what, targetLabel(ctx));
+  return std::nullopt;
+}
+
+}  // namespace
+
 void checkCommentsAndTrailingCommas(const RuleContext& ctx, std::vector<Finding>& out) {
+  auto withLoader = [&](Finding& f, std::string_view what) {
+    if (auto fails = jsonLoadFails(ctx, what)) f.severity = Severity::Error, f.message = *fails;
+  };
   for (const auto& c : ctx.doc.comments) {
     Finding f = makeFinding(RuleId::JsonCommentOrTrailingComma,
                             "comment: DeepSpeed's loader accepts it, but HF Trainer and Accelerate read the file with "
                             "json.load, which fails on comments",
                             c);
+    withLoader(f, "comment");
     f.fixes.push_back({"Remove the comment", {{c, ""}}, false, false});
     out.push_back(std::move(f));
   }
@@ -30,6 +114,7 @@ void checkCommentsAndTrailingCommas(const RuleContext& ctx, std::vector<Finding>
                             "trailing comma: DeepSpeed's loader accepts it, but json.load (HF Trainer, Accelerate) "
                             "fails on it",
                             t);
+    withLoader(f, "trailing comma");
     f.fixes.push_back({"Remove the trailing comma", {{t, ""}}, true, true});
     out.push_back(std::move(f));
   }

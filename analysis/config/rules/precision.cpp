@@ -2,6 +2,7 @@
 // options copied into bf16, the bf16 gradient-overflow default of 0.17.1-0.19.2, and
 // the prerequisites of the 16-bit master-weight options.
 #include "analysis/config/rules/rule_support.h"
+#include "analysis/config/rules/grad_accum_dtype.h"
 
 #include <fmt/format.h>
 
@@ -24,12 +25,6 @@ bool enabled(const json::Member* section) {
   return e && isTrue(e->value);
 }
 
-std::string normalizedDtype(std::string_view s) {
-  if (s == "fp16" || s == "float16" || s == "half" || s == "torch.float16") return "fp16";
-  if (s == "bf16" || s == "bfloat16" || s == "torch.bfloat16") return "bf16";
-  if (s == "fp32" || s == "float32" || s == "float" || s == "torch.float32") return "fp32";
-  return "";
-}
 
 }  // namespace
 
@@ -88,6 +83,7 @@ void checkPrecisionConflict(const RuleContext& ctx, std::vector<Finding>& out) {
       out.push_back(std::move(f));
     }
   }
+  checkGradAccumDtype(ctx, out);
 }
 
 void checkFp16OptionsInBf16(const RuleContext& ctx, std::vector<Finding>& out) {

@@ -2,6 +2,7 @@
 // that need stage 3, NVMe offload without a path, the removed legacy stage 1, and the
 // ZeRO++ hpZ race of releases before 0.13.5.
 #include "analysis/config/rules/rule_support.h"
+#include "analysis/config/rules/value_constraints.h"
 
 #include <fmt/format.h>
 
@@ -92,6 +93,7 @@ void checkIgnoredAtStage(const RuleContext& ctx, std::vector<Finding>& out) {
 }
 
 void checkOffloadNeedsStage(const RuleContext& ctx, std::vector<Finding>& out) {
+  checkValueConstraints(RuleId::OffloadNeedsStage, ctx, out);  // offload_optimizer.ratio below stage 3
   std::optional<int> stage = knownStage(ctx);
   const json::Node* zero = objectOf(ctx.model.zero.section);
   if (!stage || !zero) return;
@@ -101,18 +103,6 @@ void checkOffloadNeedsStage(const RuleContext& ctx, std::vector<Finding>& out) {
     if (ctx.model.zero.stage.member)
       f.related.push_back({"", ctx.model.zero.stage.member->keyRange, fmt::format("stage {} is set here", *stage)});
   };
-  if (const json::Member* ratio = opt->find("ratio"); ratio && ratio->value.kind == json::Kind::Number &&
-                                                      ratio->value.number < 1.0) {
-    Finding f = makeFinding(RuleId::OffloadNeedsStage,
-                            fmt::format("offload_optimizer.ratio {} offloads only part of the optimizer, which needs "
-                                        "ZeRO stage 3: DeepSpeed asserts \"Partial offloading only supported for ZeRO "
-                                        "Stage 3\" while reading the config.",
-                                        sourceOf(ctx.text, ratio->value)),
-                            ratio->value.range);
-    related(f);
-    f.fixes.push_back({"Set ratio to 1.0", {replaceValue(*ratio, "1.0")}, false, false});
-    out.push_back(std::move(f));
-  }
   if (const json::Member* super = opt->find("super_offload"); super && isTrue(super->value)) {
     // Not refused, only unused: a warning.
     Finding f = makeFinding(RuleId::OffloadNeedsStage, Severity::Warning,

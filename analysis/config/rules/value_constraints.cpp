@@ -140,7 +140,7 @@ std::optional<double> boundOf(const RuleContext& ctx, const ValueConstraint& c) 
   return b.number;
 }
 
-bool oneOf(std::string_view bound, const std::string& value) {
+bool oneOf(std::string_view bound, std::string_view value) {
   std::string v = lower(value);
   std::size_t start = 0;
   while (true) {
@@ -202,7 +202,7 @@ std::string consequence(const RuleContext& ctx, const ValueConstraint& c) {
 }
 
 // The alternative of a OneOf row closest to `value` (at most two edits), for a fix.
-std::optional<std::string> closestAlternative(std::string_view bound, const std::string& value) {
+std::optional<std::string> closestAlternative(std::string_view bound, std::string_view value) {
   std::optional<std::string> best;
   std::size_t bestDistance = 3, bestPrefix = 0;
   std::string v = lower(value);

@@ -33,6 +33,7 @@ struct Occurrence {
   Evidence evidence;
   std::optional<int> rank;  // the rank the failure belongs to (not always the line's prefix)
   RankSource rankSource = RankSource::None;
+  std::string_view rankFamily;  // which prefix family gave `rank`
   std::size_t stream = 0;
   unsigned phase = 0;
   const std::vector<std::string>* frames = nullptr;

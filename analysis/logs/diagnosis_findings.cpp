@@ -203,11 +203,17 @@ LogFinding findingFor(const State& s, const Accumulator& a, const RootChoice& ro
     f.collateral = false;
     f.initiatingRank = root.rank.rank;
     f.rankReason = root.rank.reason;
+    f.rankScope = root.rank.scope;
+    f.scopeRanks = root.rank.ranks;
     f.collateralRanks = root.collateralRanks;
     appendNote(f, timingNote(a, w));
   }
   explainByKind(s, a, root, w, run, f);
   explainNotChosen(a, root, f);
+  if (!f.rankScope && a.tier == Tier::Primary && failureInfo(a.failure).rankIndependent) {
+    f.rankScope = RankScope::All;
+    f.scopeRanks = a.ranks.ranks;
+  }
   return f;
 }
 
@@ -219,6 +225,7 @@ LogFinding desyncFinding(const State& s, const RootChoice& root, const WatchdogA
   f.severity = info.severity;
   f.initiating = true;
   f.initiatingRank = w.skewSuspect;
+  f.rankScope = w.skewSuspect ? RankScope::One : RankScope::Unknown;
   f.rankReason = w.skewSuspect
                      ? fmt::format("Rank {} is the odd one out: {}. It is behind the others or on a different code "
                                    "path.",

@@ -37,7 +37,21 @@ std::string opText(long long seq, const std::string& op);
 struct RootRank {
   std::optional<int> rank;
   std::string reason;
+  RankScope scope = RankScope::Unknown;
+  std::vector<int> ranks;  // the ranks that reported it, for scope All and Unknown
 };
+
+// Rank evidence from outside the failure line (diagnosis_rank_evidence.cpp).
+// Lines from more than one host: a local rank or device index is then not a global rank.
+bool multiNode(const State& s);
+// torchrun's summary names one root cause, exit code 1 (an exception), and no other failures.
+std::optional<RootRank> torchrunRootCauseRank(const State& s);
+// The launcher started a single process: it is rank 0.
+std::optional<RootRank> singleProcessRank(const State& s);
+// The same failure on several ranks and no timestamps that order its first lines.
+bool unorderedAcrossRanks(const Accumulator& root);
+// " (rank evidence: torch-rank)" for the family that gave the first rank.
+std::string rankEvidenceNote(const Accumulator& root);
 
 // The initiating failure and who it took down.
 struct RootChoice {

@@ -133,7 +133,7 @@ const Entry kEntries[] = {
 
       // --- checkpoints --------------------------------------------------------
       {FailureId::CheckpointSizeMismatch, "Checkpoint tensor shapes do not match the model", Severity::Error,
-       Tier::Primary, false,
+       Tier::Primary, true,
        "A shape of torch.Size([0]) on the checkpoint side means the weights were saved from a ZeRO-3 model "
        "without gathering them first; [0] on the model side means the model is still partitioned while "
        "loading. Other shape differences mean a different model or tokenizer size.",

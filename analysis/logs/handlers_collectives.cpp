@@ -79,6 +79,22 @@ bool onCommAborted(const Hit& hit) {
   return recordAbort(hit, occ);
 }
 
+bool onNcclCommInit(const Hit& hit) {
+  const PrefixView& pv = *hit.c.prefix;
+  if (!pv.pid || !pv.cudaDevice) return false;
+  const int rank = static_cast<int>(toInt(hit.group("rank"), -1));
+  const int nranks = static_cast<int>(toInt(hit.group("nranks"), -1));
+  if (rank < 0 || nranks <= 0) return false;
+  std::string key = std::string(pv.host) + "|" + std::to_string(*pv.pid);
+  auto it = hit.s.ncclProcessRank.find(key);
+  if (it != hit.s.ncclProcessRank.end()) {
+    if (nranks > it->second.second) it->second = {rank, nranks};
+  } else if (hit.s.ncclProcessRank.size() < limits::kPidMap) {
+    hit.s.ncclProcessRank.emplace(std::move(key), std::make_pair(rank, nranks));
+  }
+  return false;
+}
+
 bool onNcclError(const Hit& hit) {
   if (hit.lineAlsoHas(Fp::WatchdogTimeout) || hit.lineAlsoHas(Fp::WatchdogTerminated) ||
       hit.lineAlsoHas(Fp::CommAborted))

@@ -87,7 +87,7 @@ void checkYields(const PrefixFamily& f) {
     if (slot == kSlots) throw std::logic_error("line prefix " + std::string(f.name) + ": unknown group " + name);
     declared |= kSlotNames[slot].second;
   }
-  if (declared != f.yields || static_cast<std::size_t>(re.NumberOfCapturingGroups()) != re.NamedCapturingGroups().size())
+  if (declared != (f.yields & ~static_cast<unsigned>(kCheckHostName)) || static_cast<std::size_t>(re.NumberOfCapturingGroups()) != re.NamedCapturingGroups().size())
     throw std::logic_error("line prefix " + std::string(f.name) + ": groups differ from its declared yields");
 }
 
@@ -203,7 +203,7 @@ std::string_view piece(const Pieces& p, int group) {
 // global rank replaces one taken from a local-rank prefix. False when the match is refused.
 bool apply(const Pieces& p, const std::array<int, kSlots>& g, const PrefixFamily& f, PrefixView& out) {
   const std::string_view host = piece(p, g[kHost]);
-  if (!host.empty() && !plausibleHost(host)) return false;
+  if ((f.yields & kCheckHostName) && !plausibleHost(host)) return false;
   if (const auto r = number(piece(p, g[kRank]))) {
     // A rank of -1 is printed before the process group exists: no rank.
     if (*r >= 0 && *r < (1 << 30) && out.rankSource != RankSource::Global) {

@@ -26,6 +26,9 @@ enum PrefixYield : unsigned {
   kYieldTimestamp = 1u << 5,
   kYieldLevel = 1u << 6,
   kYieldSource = 1u << 7,
+  // Not a group: the host must look like a pdsh host name (a digit in it, an IPv4 address or
+  // "localhost", not an exception name), else the row does not match.
+  kCheckHostName = 1u << 8,
 };
 
 // Outer prefixes stack; a Leading one is tried only before any prefix that yielded

@@ -41,6 +41,7 @@ Occurrence occurrenceOf(const LineContext& c, bool useLineRank) {
   if (useLineRank) {
     o.rank = c.prefix->rank;
     o.rankSource = c.prefix->rankSource;
+    o.rankFamily = c.prefix->rankFamily;
   }
   o.stream = c.stream;
   o.phase = c.phase;
@@ -125,10 +126,16 @@ Accumulator* record(State& s, FailureId failure, const Occurrence& occ, const Re
     a.firstOffset = occ.evidence.byteOffset;
     a.firstRank = occ.rank;
     a.firstRankSource = occ.rankSource;
+    a.firstRankFamily = std::string(occ.rankFamily);
     a.firstHost = occ.evidence.host;
     a.firstTime = s.lastTime;
+    a.firstLineTime = s.lineTime;
     a.phase = occ.phase;
     if (occ.frames) a.frames = *occ.frames;
+  }
+  if (occ.rank && a.firstRank && *occ.rank != *a.firstRank && !a.otherRankSeen) {
+    a.otherRankSeen = true;
+    a.otherRankLineTime = s.lineTime;
   }
   if (occ.rank) a.ranks.add(*occ.rank);
   else ++a.unranked;
@@ -192,6 +199,18 @@ std::size_t streamFor(State& s, const PrefixView& pv) {
   s.streams.push_back(std::move(st));
   s.streamIndex.emplace(s.keyScratch, s.streams.size() - 1);
   return s.lastStream = s.streams.size() - 1;
+}
+
+// An NCCL debug line names a process (host:pid) and a device, not a rank; the process's
+// Init line maps it to one.
+void resolveNcclProcessRank(State& s, PrefixView& pv) {
+  if (pv.rank || !pv.pid || !pv.cudaDevice || s.ncclProcessRank.empty()) return;
+  s.keyScratch.assign(pv.host).append(1, '|').append(std::to_string(*pv.pid));
+  auto it = s.ncclProcessRank.find(s.keyScratch);
+  if (it == s.ncclProcessRank.end()) return;
+  pv.rank = it->second.first;
+  pv.rankSource = RankSource::Global;
+  pv.rankFamily = kNcclInitFamily;
 }
 
 void recordIncompleteTraceback(State& s, std::size_t stream) {
@@ -302,9 +321,11 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   ++s.lineNo;
   s.bytes = std::max(s.bytes, byteOffset + line.size());
   const std::string_view clean = text::stripAnsi(line, s.ansiScratch);
-  const PrefixView pv = parsePrefixView(clean);
+  PrefixView pv = parsePrefixView(clean);
+  resolveNcclProcessRank(s, pv);
+  s.lineTime.reset();
   if (!pv.timestamp.empty())
-    if (auto t = secondsInYear(pv.timestamp)) s.lastTime = t;
+    if (auto t = secondsInYear(pv.timestamp)) s.lastTime = s.lineTime = t;
 
   const std::size_t si = streamFor(s, pv);
   {

@@ -58,9 +58,11 @@ void finishTorchrunEntry(State& s) {
 
 void stepTorchrunSummary(State& s, const LineContext& c, std::string_view message) {
   const std::string_view t = text::trim(message);
-  if (t.empty() || startsWith(t, "Root Cause") || startsWith(t, "Failures:") || startsWith(t, "Other Failures") ||
-      t == "<NO_OTHER_FAILURES>")
+  if (t == "<NO_OTHER_FAILURES>") {
+    s.torchrunNoOtherFailures = true;
     return;
+  }
+  if (t.empty() || startsWith(t, "Root Cause") || startsWith(t, "Failures:") || startsWith(t, "Other Failures")) return;
   if (startsWith(t, "---")) {
     finishTorchrunEntry(s);
     return;

@@ -38,6 +38,7 @@ TEST_CASE("each fingerprint kind has a matching sample line") {
       {Fp::TorchrunFailed, "failed (exitcode: -9) local_rank: 0 (pid: 438) of binary: /opt/conda/bin/python"},
       {Fp::SignalReceived, "traceback : Signal 6 (SIGABRT) received by PID 3431"},
       {Fp::LauncherKilling, "Killing subprocess 2694488"},
+      {Fp::NcclCommInit, "NCCL INFO comm 0x83a93c0 rank 6 nranks 8 cudaDev 6 busId a01c0 commId 0x15f48e7 - Init COMPLETE"},
       {Fp::ProcessSpawned, "process 1234 spawned with command: ['/usr/bin/python', '-u', 'train.py', '--local_rank=3']"},
       {Fp::RootCauseHeader, "Root Cause (first observed failure):"},
       {Fp::FailuresHeader, "Failures:"},

@@ -184,6 +184,7 @@ struct LogAnalyzer::State {
   std::vector<TorchrunEntry> torchrunEntries;
 
   std::unordered_map<long long, int> pidToLocalRank;
+  std::size_t launcherKills = 0;  // DeepSpeed launcher "Killing subprocess" lines: one per worker it started
   // "host|pid" of NCCL debug lines -> (rank, nranks) from their Init lines; the communicator
   // with the most ranks (the world) wins over sub-groups.
   std::unordered_map<std::string, std::pair<int, int>> ncclProcessRank;

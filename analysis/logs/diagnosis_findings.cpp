@@ -166,6 +166,7 @@ void explainByKind(const State& s, const Accumulator& a, const RootChoice& root,
                          "rank that caused it.";
       return;
     case FailureId::WorkerExit:
+      if (isRoot) return;
       if (r || !w.timeoutRanks.empty()) f.collateral = true;
       f.rankReason = r ? fmt::format("Exit codes reported after {} (line {}).", r->id, r->firstLine)
                        : "The exit lines come from the launcher, which does not reliably say which worker failed.";

@@ -41,12 +41,48 @@ std::optional<RootRank> torchrunRootCauseRank(const State& s) {
 }
 
 std::optional<RootRank> singleProcessRank(const State& s) {
-  if (!s.facts.worldSize || *s.facts.worldSize != 1) return std::nullopt;
   RootRank out;
   out.rank = 0;
   out.scope = RankScope::One;
-  out.reason = "The launcher started a single process (world size 1), so the failure is on rank 0 (rank evidence: "
-               "world size).";
+  if (s.facts.worldSize && *s.facts.worldSize == 1) {
+    out.reason = "The launcher started a single process (world size 1), so the failure is on rank 0 (rank evidence: "
+                 "world size).";
+    return out;
+  }
+  // The DeepSpeed launcher kills every worker it started, one "Killing subprocess" line each.
+  const bool oneHost = !multiNode(s) && s.facts.hostRanks.empty();
+  if (s.launcherKills == 1 && oneHost && (!s.facts.worldSize || *s.facts.worldSize == 1)) {
+    out.reason = "The DeepSpeed launcher killed a single subprocess, so it had started one worker on one node: the "
+                 "failure is on rank 0 (rank evidence: launcher subprocesses).";
+    return out;
+  }
+  return std::nullopt;
+}
+
+const ExitObservation* firstAgentExit(const State& s) {
+  for (const auto& e : s.exits)
+    if (e.source == ExitSource::Torchrun && e.localRank && *e.localRank >= 0) {
+      if (e.code == 0 || e.code == -6 || e.code == -15) return nullptr;
+      return &e;
+    }
+  return nullptr;
+}
+
+RootRank agentExitRank(const State& s, const ExitObservation& exit) {
+  RootRank out;
+  if (multiNode(s)) {
+    if (auto r = torchrunRootCauseRank(s)) return *r;
+    out.reason = fmt::format("torchrun's agent reports local rank {} as the first worker that failed (exit code {}, "
+                             "line {}), but the log shows more than one host, and a local rank is not a global rank.",
+                             *exit.localRank, exit.code, exit.line);
+    return out;
+  }
+  out.rank = exit.localRank;
+  out.scope = RankScope::One;
+  out.reason = fmt::format("torchrun's agent reports local rank {} as the first worker that failed (exit code {}, "
+                           "line {}); the log shows one node, where the local rank is the global rank (rank evidence: "
+                           "torchrun agent exit). Its own error is not in this log.",
+                           *exit.localRank, exit.code, exit.line);
   return out;
 }
 

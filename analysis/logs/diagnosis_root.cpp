@@ -168,16 +168,22 @@ std::vector<int> collateralOf(const State& s, const WatchdogAnalysis& w, std::op
 RootChoice chooseRoot(const State& s, const WatchdogAnalysis& w) {
   RootChoice c;
   // 1. Earliest failure of a process on its own; 2. NCCL errors; 3. skewed collectives;
-  // 4. numerics when nothing crashed and nothing hung.
   c.root = earliest(s, Tier::Primary);
   if (!c.root) c.root = earliest(s, Tier::Communication);
   c.desync = !c.root && w.skew;
-  if (!c.root && !c.desync && w.timeoutRanks.empty() && s.unrankedTimeouts == 0 &&
-      !findAccumulator(s, FailureId::NcclWatchdogTimeout)) {
+  const bool hung = !w.timeoutRanks.empty() || s.unrankedTimeouts > 0 || findAccumulator(s, FailureId::NcclWatchdogTimeout);
+  // 4. a worker exit torchrun's agent saw first, when the log has no error of its own.
+  const ExitObservation* agentExit = !c.root && !c.desync && !hung ? firstAgentExit(s) : nullptr;
+  if (agentExit) {
+    c.root = findAccumulator(s, FailureId::WorkerExit);
+    if (c.root) c.rank = agentExitRank(s, *agentExit);
+  }
+  // 5. numerics when nothing crashed and nothing hung.
+  if (!c.root && !c.desync && !hung) {
     c.root = earliest(s, Tier::Numeric, analysis::Severity::Error);
     if (!c.root) c.root = earliest(s, Tier::Numeric);
   }
-  if (c.root) c.rank = chooseRootRank(s, *c.root, w);
+  if (c.root && !agentExit) c.rank = chooseRootRank(s, *c.root, w);
   c.initiatingRank = c.desync ? w.skewSuspect : c.rank.rank;
   c.collateralRanks = collateralOf(s, w, c.initiatingRank);
   return c;

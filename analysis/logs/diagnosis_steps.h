@@ -50,6 +50,10 @@ std::optional<RootRank> torchrunRootCauseRank(const State& s);
 std::optional<RootRank> singleProcessRank(const State& s);
 // The same failure on several ranks and no timestamps that order its first lines.
 bool unorderedAcrossRanks(const Accumulator& root);
+// torchrun's agent: the first "failed (exitcode: N) local_rank: K" with a code of the worker's
+// own (not 0, nor the -6/-15 the watchdog or the agent send after another failure).
+const ExitObservation* firstAgentExit(const State& s);
+RootRank agentExitRank(const State& s, const ExitObservation& exit);
 // " (rank evidence: torch-rank)" for the family that gave the first rank.
 std::string rankEvidenceNote(const Accumulator& root);
 

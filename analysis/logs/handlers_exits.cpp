@@ -97,6 +97,7 @@ bool onSignalReceived(const Hit& hit) {
 
 bool onLauncherKilling(const Hit& hit) {
   const long long pid = toInt(hit.group("pid"), -1);
+  ++hit.s.launcherKills;
   std::string label = "launcher killed pid " + std::to_string(pid);
   if (auto it = hit.s.pidToLocalRank.find(pid); it != hit.s.pidToLocalRank.end())
     label += " (local rank " + std::to_string(it->second) + ")";

@@ -158,3 +158,39 @@ TEST_CASE("NCCL WARN lines take the rank their process's Init line maps") {
   CHECK(mapped);
   for (int rank : r.ranksSeen) CHECK(rank != 1);  // the device index and the sub-group rank are not ranks
 }
+
+TEST_CASE("torchrun's agent names the first failed worker on one node") {
+  const std::string text =
+      "[2024-05-08 08:47:30,100] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 5937 closing "
+      "signal SIGTERM\n"
+      "[2024-05-08 08:47:31,877] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) "
+      "local_rank: 2 (pid: 5939) of binary: /usr/bin/python\n";
+  const LogReport r = analyzeText(text);
+  const LogFinding& f = initiating(r);
+  CHECK(f.id == "worker-exit");
+  REQUIRE(f.initiatingRank);
+  CHECK(*f.initiatingRank == 2);
+  CHECK(f.rankReason.find("torchrun agent exit") != std::string::npos);
+  // SIGTERM from the agent is what the other workers get: never the first failure.
+  const LogReport sigterm = analyzeText(
+      "E0217 16:43:29.165000 355419 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -15) "
+      "local_rank: 1 (pid: 355716) of binary: /usr/bin/python3.11\n");
+  CHECK_FALSE(sigterm.initiatingFinding());
+}
+
+TEST_CASE("the DeepSpeed launcher killing one subprocess means one worker: rank 0") {
+  const LogReport r = analyzeText(
+      "> torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 978.00 MiB (GPU 0; 4.00 GiB total)\n"
+      "> [2023-07-04 17:31:27,755] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 953850\n"
+      "> [2023-07-04 17:31:27,755] [ERROR] [launch.py:321:sigkill_handler] ['python', '-u', 'x.py', '--local_rank=0'] "
+      "exits with return code = 1\n");
+  const LogFinding& f = initiating(r);
+  CHECK(f.id == "cuda-oom");
+  REQUIRE(f.initiatingRank);
+  CHECK(*f.initiatingRank == 0);
+  const LogReport two = analyzeText(
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 978.00 MiB (GPU 0; 4.00 GiB total)\n"
+      "[2023-07-04 17:31:27,755] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 953850\n"
+      "[2023-07-04 17:31:27,755] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 953851\n");
+  CHECK_FALSE(initiating(two).initiatingRank);
+}

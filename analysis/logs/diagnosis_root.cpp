@@ -75,9 +75,21 @@ RootRank rankFromFirstLine(const State& s, const Accumulator& root, const Watchd
 
 // The failure line carries no rank: other evidence, or unknown.
 RootRank rankWithoutPrefix(const State& s, const Accumulator& root, const WatchdogAnalysis& w) {
+  RootRank out;
+  if (root.failure == FailureId::CollectiveMismatch || root.failure == FailureId::CollectiveSequenceMismatch) {
+    out.ranks = root.ranks.ranks;
+    out.reason = fmt::format("The message names ranks {}, which issued different collectives; either may be on the "
+                             "wrong code path (the line's own prefix is only the rank that reported it).",
+                             joinRanks(root.ranks.ranks));
+    return out;
+  }
+  if (root.failure == FailureId::LauncherSighup || root.failure == FailureId::LauncherSignal) {
+    out.reason = "The signal reached the launcher (torchrun's agent), which passed it on to every worker; no rank "
+                 "started it.";
+    return out;
+  }
   if (auto r = torchrunRootCauseRank(s)) return *r;
   if (auto r = singleProcessRank(s)) return *r;
-  RootRank out;
   if (w.missing.size() == 1 && !w.timeoutRanks.empty()) {
     out.rank = w.missing[0];
     out.scope = RankScope::One;

@@ -60,7 +60,7 @@ bool onWatchdogWork(const Hit& hit) {
 }
 
 bool onWatchdogTerminated(const Hit& hit) {
-  if (hit.lineAlsoHas(Fp::WatchdogTimeout)) return true;
+  if (hit.lineAlsoHas(Fp::WatchdogTimeout) || hit.lineAlsoHas(Fp::CudaIllegalAccess)) return true;
   return recordAbort(hit, occurrenceOf(hit.c));
 }
 
@@ -122,6 +122,36 @@ bool onPortInUse(const Hit& hit) {
 bool onNcclVersion(const Hit& hit) {
   rememberVersion(hit.s.facts.ncclVersion, hit.group("version"));
   return false;
+}
+
+}  // namespace dsls::logs::detail
+
+namespace dsls::logs::detail {
+
+// ProcessGroupWrapper: "Rank 1 is running collective: CollectiveFingerPrint(SequenceNumber=3104,
+// OpType=ALLREDUCE, ...), but Rank 0 is running collective: ...". The line's own rank only
+// reported it; the ranks in the message are the ones that disagree.
+bool onCollectiveMismatch(const Hit& hit) {
+  const std::string_view seq = hit.group("seq"), otherSeq = hit.group("other_seq"), aspects = hit.group("aspects");
+  const bool sequence = (!seq.empty() && !otherSeq.empty() && seq != otherSeq) ||
+                        aspects.find("Sequence number") != std::string_view::npos;
+  Accumulator* a = recordHere(hit, sequence ? FailureId::CollectiveSequenceMismatch : FailureId::CollectiveMismatch,
+                              false);
+  if (!a) return true;
+  const int rank = static_cast<int>(toInt(hit.group("rank"), -1));
+  const int other = static_cast<int>(toInt(hit.group("other"), -1));
+  if (rank >= 0) a->ranks.add(rank);
+  if (other >= 0) a->ranks.add(other);
+  if (a->total > 1) return true;
+  std::string d = fmt::format("Rank {} runs {}{}", rank, hit.group("op"),
+                              seq.empty() ? std::string() : fmt::format(" (sequence number {})", seq));
+  if (other >= 0)
+    d += fmt::format(", rank {} runs {}{}", other, hit.group("other_op"),
+                     otherSeq.empty() ? std::string() : fmt::format(" (sequence number {})", otherSeq));
+  d += ".";
+  if (!aspects.empty()) d += " They differ in: " + text::sanitize(text::trim(aspects), 200) + ".";
+  addDetail(a, d);
+  return true;
 }
 
 }  // namespace dsls::logs::detail

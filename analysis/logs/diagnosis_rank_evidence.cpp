@@ -81,7 +81,7 @@ RootRank agentExitRank(const State& s, const ExitObservation& exit) {
   out.scope = RankScope::One;
   out.reason = fmt::format("torchrun's agent reports local rank {} as the first worker that failed (exit code {}, "
                            "line {}); the log shows one node, where the local rank is the global rank (rank evidence: "
-                           "torchrun agent exit). Its own error is not in this log.",
+                           "torchrun agent exit).",
                            *exit.localRank, exit.code, exit.line);
   return out;
 }

@@ -89,6 +89,13 @@ RootRank rankWithoutPrefix(const State& s, const Accumulator& root, const Watchd
     return out;
   }
   if (auto r = torchrunRootCauseRank(s)) return *r;
+  // An exception is exit code 1: the first worker the agent saw exit with 1 raised it.
+  if (const ExitObservation* e = firstAgentExit(s); e && e->code == 1 && root.failure == FailureId::PythonException &&
+                                                    !multiNode(s)) {
+    out = agentExitRank(s, *e);
+    out.reason = "The exception line has no rank prefix. " + out.reason;
+    return out;
+  }
   if (auto r = singleProcessRank(s)) return *r;
   if (w.missing.size() == 1 && !w.timeoutRanks.empty()) {
     out.rank = w.missing[0];
@@ -188,7 +195,10 @@ RootChoice chooseRoot(const State& s, const WatchdogAnalysis& w) {
   const ExitObservation* agentExit = !c.root && !c.desync && !hung ? firstAgentExit(s) : nullptr;
   if (agentExit) {
     c.root = findAccumulator(s, FailureId::WorkerExit);
-    if (c.root) c.rank = agentExitRank(s, *agentExit);
+    if (c.root) {
+      c.rank = agentExitRank(s, *agentExit);
+      c.rank.reason += " Its own error is not in this log.";
+    }
   }
   // 5. numerics when nothing crashed and nothing hung.
   if (!c.root && !c.desync && !hung) {

@@ -226,10 +226,31 @@ void recordIncompleteTraceback(State& s, std::size_t stream) {
   st.inTraceback = false;
 }
 
+// rich's boxed traceback: the box (its top may be cut from a paste) stands for the frames;
+// the line after its bottom is the exception line. True when the line is part of the box.
+bool stepRichBox(StreamState& st, const LineContext& c, std::string_view message) {
+  const tb::RichBox part = tb::richBoxPart(message);
+  if (part == tb::RichBox::None) return false;
+  if (part == tb::RichBox::Bottom) {
+    if (st.inTraceback && st.frames == 0) st.frames = 1;  // the box held the frames
+    return true;
+  }
+  if (!st.inTraceback && (part == tb::RichBox::Top ? message.find("Traceback") != std::string_view::npos : true)) {
+    st.inTraceback = true;
+    st.tracebackStart = makeEvidence(c);
+    st.frames = 0;
+    st.phase = 0;
+    st.lastFrames.clear();
+  }
+  st.interruptions = 0;
+  return true;
+}
+
 // Advances the stream's traceback state; returns the exception line that ends it.
 std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, std::string_view message,
                                                bool loggerLine) {
   StreamState& st = s.streams[c.stream];
+  if (!loggerLine && stepRichBox(st, c, message)) return std::nullopt;
   if (!loggerLine && tb::isTracebackStart(message)) {
     // A second header before an exception line is usually interleaved output of
     // several processes without prefixes: restart rather than report.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analysis/logs/line_prefix.h"
+#include "analysis/logs/logs.h"
 
 using dsls::logs::parsePrefixes;
 using dsls::logs::RankSource;
@@ -225,4 +226,23 @@ TEST_CASE("glog with a thread id and one-letter levels") {
   REQUIRE(info.rank);
   CHECK(*info.rank == 0);
   CHECK(info.message == "warn");
+}
+
+TEST_CASE("a rich boxed traceback ends in the exception line after the box") {
+  const std::string box =
+      "╭───────────────────── Traceback (most recent call last) ──────────────────────╮\n"
+      "│ /opt/train.py:241 in launch_agent                                            │\n"
+      "│                                                                              │\n"
+      "│ ❱ 241 │   │   result = agent.run()                                           │\n"
+      "╰──────────────────────────────────────────────────────────────────────────────╯\n"
+      "Exception: expected value at line 1 column 1\n";
+  auto r = dsls::logs::analyzeText(box);
+  const auto* f = r.initiatingFinding();
+  REQUIRE(f);
+  CHECK(f->id == "python-exception");
+  CHECK(f->title == "Uncaught Exception");
+  // a paste that starts inside the box
+  r = dsls::logs::analyzeText(box.substr(box.find("│")));
+  REQUIRE(r.initiatingFinding());
+  CHECK(r.initiatingFinding()->id == "python-exception");
 }

@@ -173,6 +173,7 @@ struct LogAnalyzer::State {
 
   std::map<int, WatchdogObservation> watchdog;  // first timeout per rank, capped
   std::size_t unrankedTimeouts = 0;
+  RankSet severalSeqRanks;  // ranks whose timeout lines show more than one SeqNum (several process groups)
   RankSet collateralRanks;  // ranks with aborts, collateral exceptions, SIGABRT/SIGTERM exits
   std::vector<ExitObservation> exits;
   std::size_t exitsDropped = 0;

@@ -102,6 +102,10 @@ std::vector<std::string> timeoutNotes(const State& s, const RootChoice& root, co
     notes.push_back(fmt::format("The timeout is {} ms ({}); the waiting collective started about that long before "
                                 "each line.",
                                 w.timeoutMs, formatDuration(static_cast<double>(w.timeoutMs) / 1000.0)));
+  if (!w.severalSeqRanks.empty())
+    notes.push_back(fmt::format("Rank{} {} timed out at several SeqNums, so the timeouts come from more than one "
+                                "process group; SeqNums of different groups cannot be compared across ranks.",
+                                w.severalSeqRanks.size() > 1 ? "s" : "", joinRanks(w.severalSeqRanks)));
   if (w.skew) notes.push_back("The ranks are not waiting in the same collective: " + w.skewText + ".");
   else if (w.groups.size() == 1 && w.timeoutRanks.size() > 1)
     notes.push_back(fmt::format("All of them wait in the same collective ({}){}.",

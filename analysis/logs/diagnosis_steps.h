@@ -23,6 +23,7 @@ struct WatchdogAnalysis {
   std::optional<int> skewSuspect;
   std::string skewText;
   std::vector<int> missing;  // ranks in 0..max that did not report a timeout
+  std::vector<int> severalSeqRanks;  // ranks timing out at several SeqNums: more than one process group
   bool worldKnown = false;
   int maxRank = -1;
   long long timeoutMs = -1;

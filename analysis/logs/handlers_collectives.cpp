@@ -34,7 +34,9 @@ bool onWatchdogTimeout(const Hit& hit) {
   Accumulator* a = recordHere(hit, FailureId::NcclWatchdogTimeout);
   if (!hit.c.prefix->rank) {
     ++hit.s.unrankedTimeouts;
-  } else if (!hit.s.watchdog.count(*hit.c.prefix->rank)) {
+  } else if (auto seen = hit.s.watchdog.find(*hit.c.prefix->rank); seen != hit.s.watchdog.end()) {
+    if (seen->second.seq != toInt(hit.group("seq"))) hit.s.severalSeqRanks.add(*hit.c.prefix->rank);
+  } else {
     if (WatchdogObservation* w = watchdogOf(hit, toInt(hit.group("seq")))) {
       w->opType = text::sanitize(hit.group("op"), 40);
       w->timeoutMs = toInt(hit.group("timeout_ms"));

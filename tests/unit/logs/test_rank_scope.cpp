@@ -1,5 +1,7 @@
 // Who started it, and how many ranks a failure concerns: rankScope "one", "all" or
 // "unknown", from the failure line, torchrun's summary, the launch, or none.
+#include <fmt/format.h>
+
 #include "log_test_support.h"
 
 using namespace dsls::logs;
@@ -193,4 +195,21 @@ TEST_CASE("the DeepSpeed launcher killing one subprocess means one worker: rank 
       "[2023-07-04 17:31:27,755] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 953850\n"
       "[2023-07-04 17:31:27,755] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 953851\n");
   CHECK_FALSE(initiating(two).initiatingRank);
+}
+
+TEST_CASE("timeouts from several process groups are not read as a desync") {
+  auto line = [](int rank, int seq) {
+    return fmt::format("[rank{0}]:[E501 01:02:03.123456 ProcessGroupNCCL.cpp:607] [Rank {0}] Watchdog caught "
+                       "collective operation timeout: WorkNCCL(SeqNum={1}, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+                       "Timeout(ms)=600000) ran for 600001 milliseconds before timing out.\n",
+                       rank, seq);
+  };
+  const LogReport r = analyzeText(line(0, 96117) + line(0, 96125) + line(7, 64088));
+  CHECK_FALSE(findingById(r, "nccl-desync"));
+  const LogFinding* t = findingById(r, "nccl-watchdog-timeout");
+  REQUIRE(t);
+  CHECK(t->mechanism.find("more than one process group") != std::string::npos);
+  // one group each: still a desync with the odd rank
+  const LogReport skew = analyzeText(line(0, 96117) + line(1, 96117) + line(7, 64088));
+  CHECK(findingById(skew, "nccl-desync"));
 }

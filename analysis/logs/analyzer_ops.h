@@ -66,6 +66,7 @@ bool handleFingerprint(State& s, const LineContext& c, const FpMatch& m, const s
 void handleContinuations(State& s, const LineContext& c, std::string_view message, bool matched);
 void scanMetrics(State& s, const LineContext& c, std::string_view message);
 void stepTorchrunSummary(State& s, const LineContext& c, std::string_view message);
+bool startsTorchrunEntry(std::string_view message);
 void finishTorchrunEntry(State& s);
 void recordExit(State& s, const LineContext& c, ExitObservation exit);
 

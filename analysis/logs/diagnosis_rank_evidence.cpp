@@ -86,6 +86,32 @@ RootRank agentExitRank(const State& s, const ExitObservation& exit) {
   return out;
 }
 
+std::vector<int> summaryOwnExitRanks(const State& s) {
+  RankSet ranks;
+  for (const auto& e : s.torchrunEntries)
+    if (e.exitCode && *e.exitCode > 0 && e.rank) ranks.add(*e.rank);
+  return ranks.ranks;
+}
+
+RootRank summaryExitRank(const State& s) {
+  if (auto r = torchrunRootCauseRank(s)) return *r;
+  const std::vector<int> ranks = summaryOwnExitRanks(s);
+  RootRank out;
+  if (ranks.size() == 1) {
+    out.rank = ranks[0];
+    out.scope = RankScope::One;
+    out.reason = fmt::format("torchrun's failure summary lists only rank {} with an exit code of its own; any other "
+                             "worker it lists was stopped by a signal (rank evidence: torchrun summary).",
+                             ranks[0]);
+    return out;
+  }
+  out.ranks = ranks;
+  out.reason = fmt::format("torchrun's failure summary lists ranks {} with exit codes of their own, and nothing in "
+                           "the log orders them: several workers failed alike, no single rank started it.",
+                           joinRanks(ranks));
+  return out;
+}
+
 bool unorderedAcrossRanks(const Accumulator& root) {
   if (!root.otherRankSeen) return false;
   return !(root.firstLineTime && root.otherRankLineTime && *root.firstLineTime < *root.otherRankLineTime);

@@ -193,10 +193,11 @@ RootChoice chooseRoot(const State& s, const WatchdogAnalysis& w) {
   const bool hung = !w.timeoutRanks.empty() || s.unrankedTimeouts > 0 || findAccumulator(s, FailureId::NcclWatchdogTimeout);
   // 4. a worker exit torchrun's agent saw first, when the log has no error of its own.
   const ExitObservation* agentExit = !c.root && !c.desync && !hung ? firstAgentExit(s) : nullptr;
-  if (agentExit) {
+  const bool summaryExit = !c.root && !c.desync && !hung && !agentExit && !summaryOwnExitRanks(s).empty();
+  if (agentExit || summaryExit) {
     c.root = findAccumulator(s, FailureId::WorkerExit);
     if (c.root) {
-      c.rank = agentExitRank(s, *agentExit);
+      c.rank = agentExit ? agentExitRank(s, *agentExit) : summaryExitRank(s);
       c.rank.reason += " Its own error is not in this log.";
     }
   }
@@ -205,7 +206,7 @@ RootChoice chooseRoot(const State& s, const WatchdogAnalysis& w) {
     c.root = earliest(s, Tier::Numeric, analysis::Severity::Error);
     if (!c.root) c.root = earliest(s, Tier::Numeric);
   }
-  if (c.root && !agentExit) c.rank = chooseRootRank(s, *c.root, w);
+  if (c.root && !agentExit && !summaryExit) c.rank = chooseRootRank(s, *c.root, w);
   c.initiatingRank = c.desync ? w.skewSuspect : c.rank.rank;
   c.collateralRanks = collateralOf(s, w, c.initiatingRank);
   return c;

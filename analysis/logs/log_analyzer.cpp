@@ -370,6 +370,10 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   c.stream = si;
   const std::string_view message = pv.message;
 
+  if (!s.torchrunBlockActive && !pv.hadLoggerPrefix && startsTorchrunEntry(message)) {
+    s.torchrunBlockActive = true;  // a paste that starts inside the summary's list of failures
+    s.torchrunBlockRoot = false;
+  }
   if (s.torchrunBlockActive) stepTorchrunSummary(s, c, message);
 
   const auto exception = stepTraceback(s, c, message, pv.hadLoggerPrefix);

@@ -45,6 +45,17 @@ void finishTorchrunEntry(State& s) {
   e.rootCause = entry.rootCause;
   e.line = entry.evidence ? entry.evidence->line : 0;
   if (s.exits.size() < limits::kExitObservations) s.exits.push_back(e);
+  if (code > 0 && entry.evidence) {
+    // An exit code of the worker's own (1: an uncaught exception), not a signal.
+    Occurrence occ;
+    occ.evidence = *entry.evidence;
+    occ.rank = entry.rank;
+    occ.rankSource = entry.rank ? RankSource::Global : RankSource::None;
+    occ.rankFamily = "torchrun summary";
+    Accumulator* a = record(s, FailureId::WorkerExit, occ);
+    addDetail(a, "torchrun's failure summary lists workers that exited with a code of their own (1 is an uncaught "
+                 "exception).");
+  }
   if (code == -9 && entry.evidence) {
     Occurrence occ;
     occ.evidence = *entry.evidence;
@@ -54,6 +65,15 @@ void finishTorchrunEntry(State& s) {
     addDetail(a, fmt::format("torchrun's summary lists rank {} with exit code -9 (SIGKILL).",
                              entry.rank ? std::to_string(*entry.rank) : std::string("?")));
   }
+}
+
+// "[3]:" alone on a line: an entry of the summary, also when a paste starts below its header.
+bool startsTorchrunEntry(std::string_view message) {
+  const std::string_view t = text::trim(message);
+  if (t.size() < 4 || t.size() > 12 || t[0] != '[' || t.substr(t.size() - 2) != "]:") return false;
+  for (char ch : t.substr(1, t.size() - 3))
+    if (!text::isDigit(ch)) return false;
+  return true;
 }
 
 void stepTorchrunSummary(State& s, const LineContext& c, std::string_view message) {

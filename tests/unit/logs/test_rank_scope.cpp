@@ -213,3 +213,23 @@ TEST_CASE("timeouts from several process groups are not read as a desync") {
   const LogReport skew = analyzeText(line(0, 96117) + line(1, 96117) + line(7, 64088));
   CHECK(findingById(skew, "nccl-desync"));
 }
+
+TEST_CASE("torchrun's summary with several workers exiting with 1: no single initiator") {
+  auto entry = [](int index, int rank) {
+    return fmt::format("[{0}]:\n  time      : 2024-08-13_13:16:55\n  host      : node-5\n  rank      : {1} (local_rank: "
+                       "{1})\n  exitcode  : 1 (pid: 1708{1})\n  error_file: <N/A>\n",
+                       index, rank);
+  };
+  // the paste starts inside the list of failures, below its header
+  const std::string text = entry(5, 6) + entry(6, 7) +
+                           "------------------------------------------------------------\n"
+                           "Root Cause (first observed failure):\n" +
+                           entry(0, 1) + "============================================================\n";
+  const LogReport r = analyzeText(text);
+  const LogFinding& f = initiating(r);
+  CHECK(f.id == "worker-exit");
+  CHECK_FALSE(f.initiatingRank);
+  REQUIRE(f.rankScope);
+  CHECK(*f.rankScope == RankScope::Unknown);
+  CHECK(f.scopeRanks == std::vector<int>{1, 6, 7});
+}

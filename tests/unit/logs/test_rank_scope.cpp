@@ -233,3 +233,15 @@ TEST_CASE("torchrun's summary with several workers exiting with 1: no single ini
   CHECK(*f.rankScope == RankScope::Unknown);
   CHECK(f.scopeRanks == std::vector<int>{1, 6, 7});
 }
+
+TEST_CASE("a pydantic v2 field error without its header is a validation error on every rank") {
+  const LogReport r = analyzeText(
+      "[rank3]:   Input should be a valid integer, got a number with a fractional part [type=int_from_float, "
+      "input_value=15099494.4, input_type=float]\n");
+  const LogFinding& f = initiating(r);
+  CHECK(f.id == "config-validation-error");
+  REQUIRE(f.rankScope);
+  CHECK(*f.rankScope == RankScope::All);
+  // v1's wording is too plain to stand alone
+  CHECK(analyzeText("  value is not a valid integer (type=type_error.integer)\n").findings.empty());
+}

@@ -97,6 +97,15 @@ bool onNcclCommInit(const Hit& hit) {
   return false;
 }
 
+// An NCCL WARN line that reports an error: a communication error (a cause only when no
+// process failed on its own), with the warning as its first detail.
+bool onNcclWarn(const Hit& hit) {
+  if (hit.lineAlsoHas(Fp::NcclError) || hit.lineAlsoHas(Fp::CudaIllegalAccess)) return true;
+  Accumulator* a = recordHere(hit, FailureId::NcclError);
+  if (a && a->total == 1) addDetail(a, "First NCCL warning: " + text::sanitize(text::trim(hit.group("warn")), 240));
+  return true;
+}
+
 bool onNcclError(const Hit& hit) {
   if (hit.lineAlsoHas(Fp::WatchdogTimeout) || hit.lineAlsoHas(Fp::WatchdogTerminated) ||
       hit.lineAlsoHas(Fp::CommAborted))

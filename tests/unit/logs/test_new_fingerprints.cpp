@@ -68,6 +68,14 @@ TEST_CASE("LlamaFactory#6760 and Visual-RFT#51: trace-cache invalidation is a wa
   }
 }
 
+TEST_CASE("NVIDIA/nccl#1405: an NCCL WARN line reporting an IB completion error is an NCCL error") {
+  const LogReport r = analyzeText(readFixture("nccl1405-ib-completion-warn.log"));
+  const LogFinding& f = initiatingOf(r);
+  CHECK(f.id == "nccl-error");
+  CHECK(f.mechanism.find("vendor err 129") != std::string::npos);
+  CHECK_FALSE(f.initiatingRank);  // [4] is a device index
+}
+
 TEST_CASE("near misses: text about these failures that reports none") {
   for (const char* line : {
            "For debugging consider passing CUDA_LAUNCH_BLOCKING=1",
@@ -77,6 +85,8 @@ TEST_CASE("near misses: text about these failures that reports none") {
            "[rank0]: TORCH_DISTRIBUTED_DEBUG=DETAIL set: collectives are checked for mismatches between ranks",
            "Setting stage3_prefetch_bucket_size to 0 disables the trace cache",
            "loss: 0.1, illegal_memory_access_count: 0",
+           "test-trt-prefill-worker-0-0:43:43 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net.so.",
+           "gpu-1:12:12 [0] NCCL WARN NET/Plugin: Could not find real path of libnccl-net.so",
        }) {
     CAPTURE(line);
     const LogReport r = analyzeText(std::string(line) + "\n");

@@ -33,6 +33,7 @@ struct Occurrence {
   Evidence evidence;
   std::optional<int> rank;  // the rank the failure belongs to (not always the line's prefix)
   RankSource rankSource = RankSource::None;
+  std::string_view rankFamily;  // which prefix family gave `rank`
   std::size_t stream = 0;
   unsigned phase = 0;
   const std::vector<std::string>* frames = nullptr;
@@ -65,6 +66,7 @@ bool handleFingerprint(State& s, const LineContext& c, const FpMatch& m, const s
 void handleContinuations(State& s, const LineContext& c, std::string_view message, bool matched);
 void scanMetrics(State& s, const LineContext& c, std::string_view message);
 void stepTorchrunSummary(State& s, const LineContext& c, std::string_view message);
+bool startsTorchrunEntry(std::string_view message);
 void finishTorchrunEntry(State& s);
 void recordExit(State& s, const LineContext& c, ExitObservation exit);
 

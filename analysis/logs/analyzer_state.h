@@ -18,6 +18,9 @@
 
 namespace dsls::logs {
 
+// The rank evidence of an NCCL debug line mapped through its process's Init line.
+inline constexpr std::string_view kNcclInitFamily = "nccl-debug pid mapped by its Init line";
+
 namespace limits {
 constexpr std::size_t kEvidencePerFinding = 12;
 constexpr std::size_t kEvidenceTextBytes = 400;
@@ -80,8 +83,12 @@ struct Accumulator {
   std::size_t firstLine = 0, firstOffset = 0;
   std::optional<int> firstRank;
   RankSource firstRankSource = RankSource::None;
+  std::string firstRankFamily;  // the prefix family (or mapping) that gave firstRank
   std::string firstHost;
   std::optional<double> firstTime;
+  std::optional<double> firstLineTime;      // the first occurrence's own timestamp
+  bool otherRankSeen = false;               // an occurrence from a rank other than firstRank
+  std::optional<double> otherRankLineTime;  // the own timestamp of the first such occurrence
   std::vector<Evidence> evidence;
   std::size_t total = 0;
   RankSet ranks;
@@ -151,6 +158,7 @@ struct LogAnalyzer::State {
   std::size_t lineNo = 0;
   std::size_t bytes = 0;
   std::optional<double> lastTime;
+  std::optional<double> lineTime;  // the current line's own timestamp
   std::string ansiScratch;
   std::vector<FpMatch> matches;
 
@@ -165,16 +173,22 @@ struct LogAnalyzer::State {
 
   std::map<int, WatchdogObservation> watchdog;  // first timeout per rank, capped
   std::size_t unrankedTimeouts = 0;
+  RankSet severalSeqRanks;  // ranks whose timeout lines show more than one SeqNum (several process groups)
   RankSet collateralRanks;  // ranks with aborts, collateral exceptions, SIGABRT/SIGTERM exits
   std::vector<ExitObservation> exits;
   std::size_t exitsDropped = 0;
 
   bool torchrunBlockActive = false;
   bool torchrunBlockRoot = false;
+  bool torchrunNoOtherFailures = false;  // the summary printed <NO_OTHER_FAILURES>
   std::optional<TorchrunEntry> torchrunEntry;
   std::vector<TorchrunEntry> torchrunEntries;
 
   std::unordered_map<long long, int> pidToLocalRank;
+  std::size_t launcherKills = 0;  // DeepSpeed launcher "Killing subprocess" lines: one per worker it started
+  // "host|pid" of NCCL debug lines -> (rank, nranks) from their Init lines; the communicator
+  // with the most ranks (the world) wins over sub-groups.
+  std::unordered_map<std::string, std::pair<int, int>> ncclProcessRank;
   RunFacts facts;
   NumericsState numerics;
 };

@@ -90,7 +90,8 @@ std::string initiatingVerdict(const LogFinding& initiating, const RootChoice& ro
                           : fmt::format("Initiating failure: \"{}\" (`{}`) at line {}, {}.", initiating.title,
                                         initiating.id, line,
                                         initiating.initiatingRank ? fmt::format("rank {}", *initiating.initiatingRank)
-                                                                  : std::string("rank unknown"));
+                                        : initiating.rankScope == RankScope::All ? std::string("every rank")
+                                        : "rank " + rankLabel(initiating));
   if (!initiating.collateralRanks.empty())
     v += fmt::format(" Collateral: rank{} {} (timeouts, aborts or exits that follow from it).",
                      initiating.collateralRanks.size() > 1 ? "s" : "", joinRanks(initiating.collateralRanks));

@@ -102,6 +102,10 @@ std::vector<std::string> timeoutNotes(const State& s, const RootChoice& root, co
     notes.push_back(fmt::format("The timeout is {} ms ({}); the waiting collective started about that long before "
                                 "each line.",
                                 w.timeoutMs, formatDuration(static_cast<double>(w.timeoutMs) / 1000.0)));
+  if (!w.severalSeqRanks.empty())
+    notes.push_back(fmt::format("Rank{} {} timed out at several SeqNums, so the timeouts come from more than one "
+                                "process group; SeqNums of different groups cannot be compared across ranks.",
+                                w.severalSeqRanks.size() > 1 ? "s" : "", joinRanks(w.severalSeqRanks)));
   if (w.skew) notes.push_back("The ranks are not waiting in the same collective: " + w.skewText + ".");
   else if (w.groups.size() == 1 && w.timeoutRanks.size() > 1)
     notes.push_back(fmt::format("All of them wait in the same collective ({}){}.",
@@ -166,6 +170,7 @@ void explainByKind(const State& s, const Accumulator& a, const RootChoice& root,
                          "rank that caused it.";
       return;
     case FailureId::WorkerExit:
+      if (isRoot) return;
       if (r || !w.timeoutRanks.empty()) f.collateral = true;
       f.rankReason = r ? fmt::format("Exit codes reported after {} (line {}).", r->id, r->firstLine)
                        : "The exit lines come from the launcher, which does not reliably say which worker failed.";
@@ -203,11 +208,17 @@ LogFinding findingFor(const State& s, const Accumulator& a, const RootChoice& ro
     f.collateral = false;
     f.initiatingRank = root.rank.rank;
     f.rankReason = root.rank.reason;
+    f.rankScope = root.rank.scope;
+    f.scopeRanks = root.rank.ranks;
     f.collateralRanks = root.collateralRanks;
     appendNote(f, timingNote(a, w));
   }
   explainByKind(s, a, root, w, run, f);
   explainNotChosen(a, root, f);
+  if (!f.rankScope && a.tier == Tier::Primary && failureInfo(a.failure).rankIndependent) {
+    f.rankScope = RankScope::All;
+    f.scopeRanks = a.ranks.ranks;
+  }
   return f;
 }
 
@@ -219,6 +230,7 @@ LogFinding desyncFinding(const State& s, const RootChoice& root, const WatchdogA
   f.severity = info.severity;
   f.initiating = true;
   f.initiatingRank = w.skewSuspect;
+  f.rankScope = w.skewSuspect ? RankScope::One : RankScope::Unknown;
   f.rankReason = w.skewSuspect
                      ? fmt::format("Rank {} is the odd one out: {}. It is behind the others or on a different code "
                                    "path.",

@@ -26,13 +26,99 @@ std::string hostRankText(const State& s, const std::string& host) {
   return fmt::format(" Host {} runs ranks {}.", host, joinRanks(ranks));
 }
 
+// Ranks other than the first that reported the failure.
+std::vector<int> otherRanksOf(const Accumulator& root) {
+  std::vector<int> out;
+  for (int r : root.ranks.ranks)
+    if (!root.firstRank || r != *root.firstRank) out.push_back(r);
+  return out;
+}
+
+// The failure line carries a rank.
+RootRank rankFromFirstLine(const State& s, const Accumulator& root, const WatchdogAnalysis& w) {
+  RootRank out;
+  const std::vector<int> otherRanks = otherRanksOf(root);
+  const bool onlySilent = w.missing.size() == 1 && w.missing[0] == *root.firstRank && !w.timeoutRanks.empty();
+  if (root.firstRankSource == RankSource::LocalPrefix && multiNode(s)) {
+    if (auto r = torchrunRootCauseRank(s)) return *r;
+    out.ranks = root.ranks.ranks;
+    out.reason = fmt::format("The first {} line (line {}) carries local rank {}{}, but the log shows more than one "
+                             "host, and a local rank is not a global rank.",
+                             root.id, root.firstLine, *root.firstRank, rankEvidenceNote(root));
+    return out;
+  }
+  if (unorderedAcrossRanks(root) && !onlySilent) {
+    out.ranks = root.ranks.ranks;
+    out.reason = fmt::format("Ranks {} report the same failure and their lines carry no timestamps that order them, "
+                             "so the log does not say which rank failed first.",
+                             joinRanks(root.ranks.ranks));
+    return out;
+  }
+  out.rank = root.firstRank;
+  out.scope = RankScope::One;
+  out.reason = fmt::format("The first {} line (line {}) carries the prefix of rank {}{}{}.", root.id, root.firstLine,
+                           *root.firstRank, rankEvidenceNote(root), rankSourceNote(root.firstRankSource));
+  if (root.failure == FailureId::HostOom && root.firstRankSource == RankSource::LocalPrefix)
+    out.reason = fmt::format("torchrun reports local rank {} exiting with -9 (line {}); it is the first exit torchrun "
+                             "observed, on a single node.",
+                             *root.firstRank, root.firstLine);
+  if (!otherRanks.empty())
+    out.reason += fmt::format(" Rank{} {} reported the same failure later{}.", otherRanks.size() > 1 ? "s" : "",
+                              joinRanks(otherRanks), unorderedAcrossRanks(root) ? "" : " (by the timestamps)");
+  if (!w.timeoutRanks.empty()) {
+    if (onlySilent) out.reason += " It is also the only rank missing from the timeout lines.";
+    else if (std::binary_search(w.timeoutRanks.begin(), w.timeoutRanks.end(), *root.firstRank))
+      out.reason += " Note: this rank also reported a collective timeout.";
+  }
+  return out;
+}
+
+// The failure line carries no rank: other evidence, or unknown.
+RootRank rankWithoutPrefix(const State& s, const Accumulator& root, const WatchdogAnalysis& w) {
+  RootRank out;
+  if (root.failure == FailureId::CollectiveMismatch || root.failure == FailureId::CollectiveSequenceMismatch) {
+    out.ranks = root.ranks.ranks;
+    out.reason = fmt::format("The message names ranks {}, which issued different collectives; either may be on the "
+                             "wrong code path (the line's own prefix is only the rank that reported it).",
+                             joinRanks(root.ranks.ranks));
+    return out;
+  }
+  if (root.failure == FailureId::LauncherSighup || root.failure == FailureId::LauncherSignal) {
+    out.reason = "The signal reached the launcher (torchrun's agent), which passed it on to every worker; no rank "
+                 "started it.";
+    return out;
+  }
+  if (auto r = torchrunRootCauseRank(s)) return *r;
+  // An exception is exit code 1: the first worker the agent saw exit with 1 raised it.
+  if (const ExitObservation* e = firstAgentExit(s); e && e->code == 1 && root.failure == FailureId::PythonException &&
+                                                    !multiNode(s)) {
+    out = agentExitRank(s, *e);
+    out.reason = "The exception line has no rank prefix. " + out.reason;
+    return out;
+  }
+  if (auto r = singleProcessRank(s)) return *r;
+  if (w.missing.size() == 1 && !w.timeoutRanks.empty()) {
+    out.rank = w.missing[0];
+    out.scope = RankScope::One;
+    out.reason = fmt::format("The failure line has no rank prefix. Rank {} is the only rank in 0–{} that did not "
+                             "report a collective timeout, so it is the rank that stopped participating.",
+                             w.missing[0], w.maxRank);
+    return out;
+  }
+  out.reason = "The failure line carries no rank prefix, so the log does not say which rank failed.";
+  if (root.failure == FailureId::HostOom)
+    out.reason += " The launcher prints the exit code of the failed worker, but the command it prints is the last "
+                  "one it built (the highest local rank), so that command does not identify the worker.";
+  if (!root.firstHost.empty()) out.reason += fmt::format(" It came from host {}.", root.firstHost);
+  out.reason += hostRankText(s, root.firstHost);
+  if (!w.missing.empty() && !w.timeoutRanks.empty())
+    out.reason += fmt::format(" Ranks without a timeout line: {}.", joinRanks(w.missing));
+  return out;
+}
+
 RootRank chooseRootRank(const State& s, const Accumulator& root, const WatchdogAnalysis& w) {
   const FailureInfo& info = failureInfo(root.failure);
   RootRank out;
-  std::vector<int> otherRanks;
-  for (int r : root.ranks.ranks)
-    if (!root.firstRank || r != *root.firstRank) otherRanks.push_back(r);
-
   if (root.tier == Tier::Numeric || root.failure == FailureId::Fp16LossScaleFloor) {
     out.reason = "These values are printed by rank 0 only (HF Trainer metrics, DeepSpeed's OVERFLOW and progress "
                  "lines), after gradients are combined across ranks; the log does not show which rank produced the "
@@ -40,43 +126,14 @@ RootRank chooseRootRank(const State& s, const Accumulator& root, const WatchdogA
     return out;
   }
   if (info.rankIndependent) {
-    out.reason = "This error comes from the configuration or the launch set-up and is raised the same way on every "
-                 "rank; it does not point at one rank.";
+    out.scope = RankScope::All;
+    out.ranks = root.ranks.ranks;
+    out.reason = "This error is deterministic (the configuration, the launch set-up or the checkpoint's layout) and "
+                 "is raised the same way on every rank; no single rank started it.";
     if (!root.ranks.empty()) out.reason += fmt::format(" Ranks reporting it: {}.", joinRanks(root.ranks.ranks));
     return out;
   }
-  if (root.firstRank) {
-    out.rank = root.firstRank;
-    out.reason = fmt::format("The first {} line (line {}) carries the prefix of rank {}{}.", root.id, root.firstLine,
-                             *root.firstRank, rankSourceNote(root.firstRankSource));
-    if (root.failure == FailureId::HostOom && root.firstRankSource == RankSource::LocalPrefix)
-      out.reason = fmt::format("torchrun reports local rank {} exiting with -9 (line {}); it is the first exit torchrun "
-                               "observed.",
-                               *root.firstRank, root.firstLine);
-    if (!otherRanks.empty())
-      out.reason += fmt::format(" Rank{} {} reported the same failure later.", otherRanks.size() > 1 ? "s" : "",
-                                joinRanks(otherRanks));
-    if (!w.timeoutRanks.empty()) {
-      if (w.missing.size() == 1 && w.missing[0] == *root.firstRank)
-        out.reason += fmt::format(" It is also the only rank missing from the timeout lines.");
-      else if (std::binary_search(w.timeoutRanks.begin(), w.timeoutRanks.end(), *root.firstRank))
-        out.reason += " Note: this rank also reported a collective timeout.";
-    }
-  } else if (w.missing.size() == 1 && !w.timeoutRanks.empty()) {
-    out.rank = w.missing[0];
-    out.reason = fmt::format("The failure line has no rank prefix. Rank {} is the only rank in 0–{} that did not "
-                             "report a collective timeout, so it is the rank that stopped participating.",
-                             w.missing[0], w.maxRank);
-  } else {
-    out.reason = "The failure line carries no rank prefix, so the log does not say which rank failed.";
-    if (root.failure == FailureId::HostOom)
-      out.reason += " The launcher prints the exit code of the failed worker, but the command it prints is the last "
-                    "one it built (the highest local rank), so that command does not identify the worker.";
-    if (!root.firstHost.empty()) out.reason += fmt::format(" It came from host {}.", root.firstHost);
-    out.reason += hostRankText(s, root.firstHost);
-    if (!w.missing.empty() && !w.timeoutRanks.empty())
-      out.reason += fmt::format(" Ranks without a timeout line: {}.", joinRanks(w.missing));
-  }
+  out = root.firstRank ? rankFromFirstLine(s, root, w) : rankWithoutPrefix(s, root, w);
   if (!w.timeoutRanks.empty() && root.firstLine > w.firstLine)
     out.reason += fmt::format(" Caution: it appears after the first collective timeout (line {}), so it may itself be "
                               "a consequence.",
@@ -130,16 +187,26 @@ std::vector<int> collateralOf(const State& s, const WatchdogAnalysis& w, std::op
 RootChoice chooseRoot(const State& s, const WatchdogAnalysis& w) {
   RootChoice c;
   // 1. Earliest failure of a process on its own; 2. NCCL errors; 3. skewed collectives;
-  // 4. numerics when nothing crashed and nothing hung.
   c.root = earliest(s, Tier::Primary);
   if (!c.root) c.root = earliest(s, Tier::Communication);
   c.desync = !c.root && w.skew;
-  if (!c.root && !c.desync && w.timeoutRanks.empty() && s.unrankedTimeouts == 0 &&
-      !findAccumulator(s, FailureId::NcclWatchdogTimeout)) {
+  const bool hung = !w.timeoutRanks.empty() || s.unrankedTimeouts > 0 || findAccumulator(s, FailureId::NcclWatchdogTimeout);
+  // 4. a worker exit torchrun's agent saw first, when the log has no error of its own.
+  const ExitObservation* agentExit = !c.root && !c.desync && !hung ? firstAgentExit(s) : nullptr;
+  const bool summaryExit = !c.root && !c.desync && !hung && !agentExit && !summaryOwnExitRanks(s).empty();
+  if (agentExit || summaryExit) {
+    c.root = findAccumulator(s, FailureId::WorkerExit);
+    if (c.root) {
+      c.rank = agentExit ? agentExitRank(s, *agentExit) : summaryExitRank(s);
+      c.rank.reason += " Its own error is not in this log.";
+    }
+  }
+  // 5. numerics when nothing crashed and nothing hung.
+  if (!c.root && !c.desync && !hung) {
     c.root = earliest(s, Tier::Numeric, analysis::Severity::Error);
     if (!c.root) c.root = earliest(s, Tier::Numeric);
   }
-  if (c.root) c.rank = chooseRootRank(s, *c.root, w);
+  if (c.root && !agentExit && !summaryExit) c.rank = chooseRootRank(s, *c.root, w);
   c.initiatingRank = c.desync ? w.skewSuspect : c.rank.rank;
   c.collateralRanks = collateralOf(s, w, c.initiatingRank);
   return c;

@@ -23,6 +23,7 @@ struct WatchdogAnalysis {
   std::optional<int> skewSuspect;
   std::string skewText;
   std::vector<int> missing;  // ranks in 0..max that did not report a timeout
+  std::vector<int> severalSeqRanks;  // ranks timing out at several SeqNums: more than one process group
   bool worldKnown = false;
   int maxRank = -1;
   long long timeoutMs = -1;
@@ -37,7 +38,28 @@ std::string opText(long long seq, const std::string& op);
 struct RootRank {
   std::optional<int> rank;
   std::string reason;
+  RankScope scope = RankScope::Unknown;
+  std::vector<int> ranks;  // the ranks that reported it, for scope All and Unknown
 };
+
+// Rank evidence from outside the failure line (diagnosis_rank_evidence.cpp).
+// Lines from more than one host: a local rank or device index is then not a global rank.
+bool multiNode(const State& s);
+// torchrun's summary names one root cause, exit code 1 (an exception), and no other failures.
+std::optional<RootRank> torchrunRootCauseRank(const State& s);
+// The launcher started a single process: it is rank 0.
+std::optional<RootRank> singleProcessRank(const State& s);
+// The same failure on several ranks and no timestamps that order its first lines.
+bool unorderedAcrossRanks(const Accumulator& root);
+// torchrun's agent: the first "failed (exitcode: N) local_rank: K" with a code of the worker's
+// own (not 0, nor the -6/-15 the watchdog or the agent send after another failure).
+const ExitObservation* firstAgentExit(const State& s);
+RootRank agentExitRank(const State& s, const ExitObservation& exit);
+// torchrun's summary lists workers with exit codes of their own (> 0): their ranks.
+std::vector<int> summaryOwnExitRanks(const State& s);
+RootRank summaryExitRank(const State& s);
+// " (rank evidence: torch-rank)" for the family that gave the first rank.
+std::string rankEvidenceNote(const Accumulator& root);
 
 // The initiating failure and who it took down.
 struct RootChoice {

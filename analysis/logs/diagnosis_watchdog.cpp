@@ -34,7 +34,10 @@ WatchdogAnalysis analyzeWatchdog(const State& s, const std::vector<int>& ranksSe
   std::set<std::string> ops;
   for (const auto& [key, ranks] : w.groups)
     if (!key.second.empty()) ops.insert(key.second);
-  w.skew = bySeq.size() > 1 || ops.size() > 1;
+  // A rank timing out at several SeqNums waits in more than one process group, and SeqNums of
+  // different groups cannot be compared: no skew is read from them.
+  w.severalSeqRanks = s.severalSeqRanks.ranks;
+  w.skew = (bySeq.size() > 1 || ops.size() > 1) && w.severalSeqRanks.empty();
   if (w.skew) {
     std::vector<std::string> parts;
     for (const auto& [key, ranks] : w.groups) {

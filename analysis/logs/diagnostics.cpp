@@ -1,14 +1,19 @@
 #include "analysis/logs/diagnostics.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace dsls::logs {
 namespace {
 
 analysis::TextRange rangeOf(const Evidence& e) { return {e.byteOffset, e.byteOffset + e.length}; }
 
-std::string rankText(const std::optional<int>& rank) {
-  return rank ? fmt::format(" on rank {}", *rank) : std::string();
+std::string rankText(const LogFinding& f) {
+  if (f.initiatingRank) return fmt::format(" on rank {}", *f.initiatingRank);
+  if (f.rankScope == RankScope::All) return ", raised the same way on every rank";
+  if (f.rankScope == RankScope::Unknown && f.scopeRanks.size() > 1)
+    return fmt::format(" on one of ranks {} (the log does not say which came first)", fmt::join(f.scopeRanks, ", "));
+  return {};
 }
 
 }  // namespace
@@ -33,7 +38,7 @@ std::vector<analysis::Finding> toDiagnostics(const LogReport& report, std::strin
       d.range = rangeOf(e);
       if (&f == root && i == 0) {
         d.severity = analysis::Severity::Error;
-        d.message = fmt::format("{}: the initiating failure{}.", f.title, rankText(f.initiatingRank));
+        d.message = fmt::format("{}: the initiating failure{}.", f.title, rankText(f));
         if (!f.collateralRanks.empty())
           d.message += fmt::format(" {} other rank{} failed as a consequence.", f.collateralRanks.size(),
                                    f.collateralRanks.size() == 1 ? "" : "s");
@@ -76,7 +81,7 @@ std::optional<std::string> hoverAt(const LogReport& report, std::size_t byteOffs
       else if (f.collateral) role = "collateral: the initiating failure is not in this log";
       else role = severityName(f.severity);
       std::string md = fmt::format("**{}** (`log-{}`) — {}\n\n", f.title, f.id, role);
-      md += f.initiatingRank ? fmt::format("**Rank:** {}", *f.initiatingRank) : std::string("**Rank:** unknown");
+      md += "**Rank:** " + rankLabel(f);
       if (!f.rankReason.empty()) md += " — " + f.rankReason;
       md += "\n\n";
       if (!f.collateralRanks.empty()) {

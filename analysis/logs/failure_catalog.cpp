@@ -55,6 +55,39 @@ const Entry kEntries[] = {
        ""},
 
       // --- collectives --------------------------------------------------------
+      {FailureId::CudaIllegalMemoryAccess, "CUDA illegal memory access (a sticky fault)", Severity::Error,
+       Tier::Primary, false,
+       "A kernel on this rank read or wrote outside its memory (or used a misaligned address or an illegal "
+       "instruction). CUDA reports it asynchronously, at a later call, often in the NCCL watchdog, and the "
+       "fault is sticky: the process's CUDA context is unusable and every later CUDA call on it fails with the "
+       "same error, so only the first report is the cause. The other ranks then wait in their next collective "
+       "and time out.",
+       "Reproduce with CUDA_LAUNCH_BLOCKING=1 to see the kernel that faults. Common causes: fused or custom "
+       "kernels (flash-attention, Triton, DeepSpeed ops) built for another torch or CUDA version, token ids at "
+       "or above the embedding size, and tensors of unexpected shape passed to a fused op. Rebuild the "
+       "extensions against the installed torch, or turn the fused kernel off to confirm.",
+       "With CUDA_LAUNCH_BLOCKING=1 the traceback names the faulting kernel; after the fix the same steps run "
+       "on that rank without the error.",
+       "", ""},
+      {FailureId::LauncherSighup, "Launcher stopped by SIGHUP (its terminal closed)", Severity::Error,
+       Tier::Primary, false,
+       "torchrun's agent (or the launcher) received signal 1, SIGHUP, and shut its workers down. SIGHUP is "
+       "sent when the terminal or SSH session that started the job closes; nohup does not always protect a "
+       "job started from an interactive shell (torchrun installs its own handler). No worker failed on its "
+       "own.",
+       "Start long runs in tmux or screen, with setsid, or through the scheduler, or `nohup ... & disown`.",
+       "Start the run detached, close the session, and check that the log goes on past the same step.", "",
+       ""},
+      {FailureId::LauncherSignal, "Launcher stopped by a signal from outside", Severity::Error, Tier::Primary,
+       false,
+       "torchrun's agent (or the launcher) received a signal, 15 (SIGTERM: a scheduler's time limit, "
+       "preemption, `kill`) or 2 (SIGINT: Ctrl-C), and shut its workers down; the workers then exit with -15 "
+       "or -2. No worker failed on its own, unless a worker's error comes earlier in the log.",
+       "Check the scheduler's record of the job (time limit, preemption, the allocation's memory limit) and "
+       "who could send the signal; save checkpoints often enough to resume after a preemption.",
+       "The scheduler's record (e.g. `sacct -j <job> --format=State,ExitCode,Elapsed,Timelimit`) names the "
+       "reason; a run inside its limits ends normally.",
+       "", ""},
       {FailureId::NcclWatchdogTimeout, "NCCL collective timed out", Severity::Error, Tier::Collateral, false,
        "A collective did not finish within the process-group timeout. The rank that prints this line is "
        "waiting for peers: another rank died, stopped calling collectives, is busy with slow work (a "
@@ -93,6 +126,27 @@ const Entry kEntries[] = {
        "(SIGABRT, exit code -6). These lines report the consequence, not the cause.",
        "Fix the initiating failure; these lines go away with it.",
        "Look about one process-group timeout before these lines for the first exception on any rank.", "", ""},
+      {FailureId::CollectiveMismatch, "Ranks called different collectives", Severity::Error, Tier::Primary, false,
+       "With TORCH_DISTRIBUTED_DEBUG=DETAIL every process group is wrapped in a ProcessGroupWrapper, which "
+       "compares each collective (operation, tensor shapes, dtypes, devices) across ranks before running it. "
+       "The ranks named in the message issued different collectives at the same point: a rank-dependent or "
+       "data-dependent branch, a parameter used on some ranks only, or inputs of different shapes. Without the "
+       "wrapper the job would hang or reduce mismatched tensors.",
+       "Make every rank issue the same collectives in the same order and shapes: pad or bucket variable-size "
+       "inputs, keep rank-dependent branches out of forward and backward, and when the parameters used vary "
+       "by batch (MoE, multimodal models on text-only batches) make every parameter take part in each step.",
+       "Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL: the mismatch message no longer appears.", "", ""},
+      {FailureId::CollectiveSequenceMismatch, "Ranks are at different collective sequence numbers",
+       Severity::Error, Tier::Primary, false,
+       "The ProcessGroupWrapper (TORCH_DISTRIBUTED_DEBUG=DETAIL) found ranks of one process group at different "
+       "sequence numbers: one rank has issued more or fewer collectives than the others, e.g. an extra "
+       "barrier, or an all_reduce in logging, metrics, evaluation or checkpoint code that runs on some ranks "
+       "only, or a rank that skipped a step.",
+       "Find the collective called on some ranks only (code under `if rank == 0`, early exits, skipped "
+       "batches) and call it on every rank, or move it to a separate process group.",
+       "Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL: the sequence numbers agree and the message no longer "
+       "appears.",
+       "", ""},
       {FailureId::PortInUse, "Rendezvous port already in use", Severity::Error, Tier::Primary, false,
        "The master could not listen on its port because another process holds it: a leftover job, two jobs "
        "on one node with the same port, or distributed initialisation called twice.",
@@ -133,7 +187,7 @@ const Entry kEntries[] = {
 
       // --- checkpoints --------------------------------------------------------
       {FailureId::CheckpointSizeMismatch, "Checkpoint tensor shapes do not match the model", Severity::Error,
-       Tier::Primary, false,
+       Tier::Primary, true,
        "A shape of torch.Size([0]) on the checkpoint side means the weights were saved from a ZeRO-3 model "
        "without gathering them first; [0] on the model side means the model is still partitioned while "
        "loading. Other shape differences mean a different model or tokenizer size.",
@@ -173,6 +227,19 @@ const Entry kEntries[] = {
        "", ""},
 
       // --- configuration ------------------------------------------------------
+      {FailureId::Zero3TraceCacheInvalidated, "ZeRO-3 prefetch trace invalidated", Severity::Warning,
+       Tier::Advisory, true,
+       "ZeRO-3 records the order in which modules fetch their parameters during a step and prefetches along "
+       "that trace in later steps. When a step runs the modules in another order (generation, evaluation, "
+       "data-dependent branches, a module called more than once per step), the trace no longer matches and "
+       "DeepSpeed drops it and prints this line. Results stay correct, but that step runs without "
+       "prefetching; printed on every step it costs speed. It is not an error by itself, and a hang or "
+       "timeout near it has another cause.",
+       "If it is printed on every step: keep the forward path the same from step to step, set "
+       "zero_optimization.stage3_prefetch_bucket_size to 0 to stop prefetching, or for MoE models mark the "
+       "expert block as a ZeRO-3 leaf module (deepspeed.utils.set_z3_leaf_modules).",
+       "The line stops after the first steps and the step time does not grow.",
+       "zero_optimization.stage3_prefetch_bucket_size", ""},
       {FailureId::ConfigExtraKey, "Unknown key in a strict config section", Severity::Error, Tier::Primary, true,
        "This config section rejects keys it does not define. The key is misspelt, placed in the wrong "
        "section (aio inside zero_optimization, loss-scale keys inside bf16), or newer than the installed "

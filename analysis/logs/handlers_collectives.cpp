@@ -34,7 +34,9 @@ bool onWatchdogTimeout(const Hit& hit) {
   Accumulator* a = recordHere(hit, FailureId::NcclWatchdogTimeout);
   if (!hit.c.prefix->rank) {
     ++hit.s.unrankedTimeouts;
-  } else if (!hit.s.watchdog.count(*hit.c.prefix->rank)) {
+  } else if (auto seen = hit.s.watchdog.find(*hit.c.prefix->rank); seen != hit.s.watchdog.end()) {
+    if (seen->second.seq != toInt(hit.group("seq"))) hit.s.severalSeqRanks.add(*hit.c.prefix->rank);
+  } else {
     if (WatchdogObservation* w = watchdogOf(hit, toInt(hit.group("seq")))) {
       w->opType = text::sanitize(hit.group("op"), 40);
       w->timeoutMs = toInt(hit.group("timeout_ms"));
@@ -60,7 +62,7 @@ bool onWatchdogWork(const Hit& hit) {
 }
 
 bool onWatchdogTerminated(const Hit& hit) {
-  if (hit.lineAlsoHas(Fp::WatchdogTimeout)) return true;
+  if (hit.lineAlsoHas(Fp::WatchdogTimeout) || hit.lineAlsoHas(Fp::CudaIllegalAccess)) return true;
   return recordAbort(hit, occurrenceOf(hit.c));
 }
 
@@ -77,6 +79,31 @@ bool onCommAborted(const Hit& hit) {
     }
   }
   return recordAbort(hit, occ);
+}
+
+bool onNcclCommInit(const Hit& hit) {
+  const PrefixView& pv = *hit.c.prefix;
+  if (!pv.pid || !pv.cudaDevice) return false;
+  const int rank = static_cast<int>(toInt(hit.group("rank"), -1));
+  const int nranks = static_cast<int>(toInt(hit.group("nranks"), -1));
+  if (rank < 0 || nranks <= 0) return false;
+  std::string key = std::string(pv.host) + "|" + std::to_string(*pv.pid);
+  auto it = hit.s.ncclProcessRank.find(key);
+  if (it != hit.s.ncclProcessRank.end()) {
+    if (nranks > it->second.second) it->second = {rank, nranks};
+  } else if (hit.s.ncclProcessRank.size() < limits::kPidMap) {
+    hit.s.ncclProcessRank.emplace(std::move(key), std::make_pair(rank, nranks));
+  }
+  return false;
+}
+
+// An NCCL WARN line that reports an error: a communication error (a cause only when no
+// process failed on its own), with the warning as its first detail.
+bool onNcclWarn(const Hit& hit) {
+  if (hit.lineAlsoHas(Fp::NcclError) || hit.lineAlsoHas(Fp::CudaIllegalAccess)) return true;
+  Accumulator* a = recordHere(hit, FailureId::NcclError);
+  if (a && a->total == 1) addDetail(a, "First NCCL warning: " + text::sanitize(text::trim(hit.group("warn")), 240));
+  return true;
 }
 
 bool onNcclError(const Hit& hit) {
@@ -106,6 +133,36 @@ bool onPortInUse(const Hit& hit) {
 bool onNcclVersion(const Hit& hit) {
   rememberVersion(hit.s.facts.ncclVersion, hit.group("version"));
   return false;
+}
+
+}  // namespace dsls::logs::detail
+
+namespace dsls::logs::detail {
+
+// ProcessGroupWrapper: "Rank 1 is running collective: CollectiveFingerPrint(SequenceNumber=3104,
+// OpType=ALLREDUCE, ...), but Rank 0 is running collective: ...". The line's own rank only
+// reported it; the ranks in the message are the ones that disagree.
+bool onCollectiveMismatch(const Hit& hit) {
+  const std::string_view seq = hit.group("seq"), otherSeq = hit.group("other_seq"), aspects = hit.group("aspects");
+  const bool sequence = (!seq.empty() && !otherSeq.empty() && seq != otherSeq) ||
+                        aspects.find("Sequence number") != std::string_view::npos;
+  Accumulator* a = recordHere(hit, sequence ? FailureId::CollectiveSequenceMismatch : FailureId::CollectiveMismatch,
+                              false);
+  if (!a) return true;
+  const int rank = static_cast<int>(toInt(hit.group("rank"), -1));
+  const int other = static_cast<int>(toInt(hit.group("other"), -1));
+  if (rank >= 0) a->ranks.add(rank);
+  if (other >= 0) a->ranks.add(other);
+  if (a->total > 1) return true;
+  std::string d = fmt::format("Rank {} runs {}{}", rank, hit.group("op"),
+                              seq.empty() ? std::string() : fmt::format(" (sequence number {})", seq));
+  if (other >= 0)
+    d += fmt::format(", rank {} runs {}{}", other, hit.group("other_op"),
+                     otherSeq.empty() ? std::string() : fmt::format(" (sequence number {})", otherSeq));
+  d += ".";
+  if (!aspects.empty()) d += " They differ in: " + text::sanitize(text::trim(aspects), 200) + ".";
+  addDetail(a, d);
+  return true;
 }
 
 }  // namespace dsls::logs::detail

@@ -97,6 +97,7 @@ bool onSignalReceived(const Hit& hit) {
 
 bool onLauncherKilling(const Hit& hit) {
   const long long pid = toInt(hit.group("pid"), -1);
+  ++hit.s.launcherKills;
   std::string label = "launcher killed pid " + std::to_string(pid);
   if (auto it = hit.s.pidToLocalRank.find(pid); it != hit.s.pidToLocalRank.end())
     label += " (local rank " + std::to_string(it->second) + ")";
@@ -125,5 +126,31 @@ bool startTorchrunBlock(const Hit& hit, bool rootCause) {
 bool onRootCauseHeader(const Hit& hit) { return startTorchrunBlock(hit, true); }
 bool onFailuresHeader(const Hit& hit) { return startTorchrunBlock(hit, false); }
 bool onChildFailed(const Hit&) { return true; }
+
+}  // namespace dsls::logs::detail
+
+namespace dsls::logs::detail {
+
+// "CUDA error: an illegal memory access was encountered": the first report on a rank is the
+// fault; the sticky context makes every later CUDA call on it fail the same way.
+bool onCudaIllegalAccess(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::CudaIllegalMemoryAccess);
+  if (a && a->total == 1 && hit.lineAlsoHas(Fp::WatchdogTerminated))
+    addDetail(a, "The NCCL watchdog found the error when it checked the rank's collectives; the faulting "
+                 "kernel ran earlier, on this rank.");
+  return true;
+}
+
+// torchrun's agent: "Received 1 death signal, shutting down workers", or the launcher's
+// "SignalException: Process N got signal: 1".
+bool onAgentSignal(const Hit& hit) {
+  const long long sig = toInt(hit.m.firstOf({"signal", "got"}), 0);
+  const FailureId failure = sig == 1 ? FailureId::LauncherSighup : FailureId::LauncherSignal;
+  Accumulator* a = recordHere(hit, failure, false);
+  if (a && a->total == 1)
+    addDetail(a, fmt::format("The signal is {}{}.", sig,
+                             sig == 1 ? " (SIGHUP)" : sig == 15 ? " (SIGTERM)" : sig == 2 ? " (SIGINT)" : ""));
+  return true;
+}
 
 }  // namespace dsls::logs::detail

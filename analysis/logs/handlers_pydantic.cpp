@@ -53,9 +53,11 @@ bool onExtraKey(const Hit& hit, std::string_view wording) {
   return true;
 }
 
-bool onOtherError(const Hit& hit) {
+// pydantic v2's "[type=..., input_value=..., input_type=...]" is specific enough to stand
+// without its "N validation errors for" header (a paste may start below it); v1's is not.
+bool onOtherError(const Hit& hit, bool needsHeader) {
   const StreamState& st = hit.stream();
-  if (st.pydanticLinesLeft == 0 || hit.lineAlsoHas(Fp::PydanticExtraV1) || hit.lineAlsoHas(Fp::PydanticExtraV2))
+  if ((needsHeader && st.pydanticLinesLeft == 0) || hit.lineAlsoHas(Fp::PydanticExtraV1) || hit.lineAlsoHas(Fp::PydanticExtraV2))
     return false;
   const std::string_view key = fieldOf(hit);
   Accumulator* a = recordHere(hit, FailureId::ConfigValidationError);
@@ -84,9 +86,9 @@ bool onPydanticExtraV2(const Hit& hit) {
 
 bool onPydanticOtherV2(const Hit& hit) {
   if (hit.group("type") == "extra_forbidden") return false;
-  return onOtherError(hit);
+  return onOtherError(hit, false);
 }
 
-bool onPydanticOtherV1(const Hit& hit) { return onOtherError(hit); }
+bool onPydanticOtherV1(const Hit& hit) { return onOtherError(hit, true); }
 
 }  // namespace dsls::logs::detail

@@ -63,3 +63,20 @@ bool onCkptWriteFailed(const Hit& hit) {
 }
 
 }  // namespace dsls::logs::detail
+
+namespace dsls::logs::detail {
+
+bool onZero3TraceCache(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::Zero3TraceCacheInvalidated);
+  if (a && a->total == 1) {
+    const std::string_view expected = hit.group("expected");
+    addDetail(a, expected.empty()
+                     ? fmt::format("First at step {}: module {} was not in the trace (it had {} modules).",
+                                   hit.group("step"), hit.group("module"), hit.group("cached"))
+                     : fmt::format("First at step {}: the trace expected module {} but module {} ran.",
+                                   hit.group("step"), expected, hit.group("got")));
+  }
+  return false;
+}
+
+}  // namespace dsls::logs::detail

@@ -1,288 +1,279 @@
 #include "analysis/logs/line_prefix.h"
 
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <stdexcept>
+
 #include "analysis/logs/text_util.h"
 
 namespace dsls::logs {
+
+const std::vector<PrefixFamily>& prefixFamilies() {
+  static const std::vector<PrefixFamily> table = {
+#define DSLS_PREFIX(name, kind, yields, first, pattern) {name, PrefixKind::kind, yields, first, pattern},
+#include "analysis/logs/line_prefix_table.inc"
+#undef DSLS_PREFIX
+  };
+  return table;
+}
+
 namespace {
 
-using text::isAlpha;
-using text::isDigit;
+constexpr std::size_t kPrefixWindow = 512;  // prefixes are short; the rest of a long line is not scanned
+constexpr int kMaxPeels = 8;
+
+enum Slot : std::size_t { kRank, kLocalRank, kHost, kDevice, kPid, kTs, kLevel, kSource, kMsg, kSlots };
+
+constexpr std::array<std::pair<std::string_view, unsigned>, kSlots> kSlotNames = {{
+    {"rank", kYieldRank},
+    {"local_rank", kYieldLocalRank},
+    {"host", kYieldHost},
+    {"device", kYieldDevice},
+    {"pid", kYieldPid},
+    {"ts", kYieldTimestamp},
+    {"level", kYieldLevel},
+    {"source", kYieldSource},
+    {"msg", kYieldNone},
+}};
+
+RE2::Options prefixOptions() {
+  RE2::Options o;
+  o.set_encoding(RE2::Options::EncodingLatin1);
+  o.set_log_errors(false);
+  return o;
+}
+
+// Which rows may match next: all of them at the start of the line, no Leading row once a
+// prefix yielded something, only Marker rows after a logger's header.
+enum class PeelState { Start, Stacked, AfterLogger };
+
+bool allowedIn(PrefixKind kind, PeelState state) {
+  switch (state) {
+    case PeelState::Start: return true;
+    case PeelState::Stacked: return kind != PrefixKind::Leading;
+    default: return kind == PrefixKind::Marker;
+  }
+}
+
+struct CompiledRow {
+  std::unique_ptr<RE2> re;
+  int groups = 0;
+  std::array<int, kSlots> slotGroup{};  // capture index per slot, 0 when absent
+  // A cheap test that rules the row out: the row's first bytes, and the literal every
+  // match starts with (from RE2's PossibleMatchRange).
+  std::array<bool, 256> first{};
+  std::string literal;
+  unsigned char nextLo = 0, nextHi = 255;  // the byte after `literal`
+  bool mayStart(std::string_view s) const {
+    if (s.size() <= literal.size() || !first[static_cast<unsigned char>(s[0])] ||
+        s.compare(0, literal.size(), literal) != 0)
+      return false;
+    const auto next = static_cast<unsigned char>(s[literal.size()]);
+    return next >= nextLo && next <= nextHi;
+  }
+};
+
+// Each row's groups must be exactly the yields it declares.
+void checkYields(const PrefixFamily& f) {
+  const RE2 re{std::string(f.pattern), prefixOptions()};
+  if (!re.ok()) throw std::logic_error("bad line prefix pattern " + std::string(f.name) + ": " + re.error());
+  unsigned declared = 0;
+  for (const auto& [name, index] : re.NamedCapturingGroups()) {
+    std::size_t slot = 0;
+    while (slot < kSlots && kSlotNames[slot].first != name) ++slot;
+    if (slot == kSlots) throw std::logic_error("line prefix " + std::string(f.name) + ": unknown group " + name);
+    declared |= kSlotNames[slot].second;
+  }
+  if (declared != (f.yields & ~static_cast<unsigned>(kCheckHostName)) || static_cast<std::size_t>(re.NumberOfCapturingGroups()) != re.NamedCapturingGroups().size())
+    throw std::logic_error("line prefix " + std::string(f.name) + ": groups differ from its declared yields");
+}
+
+// The declared first bytes, checked against the range RE2 derives from the pattern.
+void setGate(const PrefixFamily& f, CompiledRow& c) {
+  std::string cls(1, '[');
+  cls.append(f.firstBytes).append(1, ']');
+  const RE2 firstClass(cls, prefixOptions());
+  if (!firstClass.ok()) throw std::logic_error("line prefix " + std::string(f.name) + ": bad first bytes");
+  std::string lo, hi;
+  const bool ranged = c.re->PossibleMatchRange(&lo, &hi, 10) && !lo.empty() && !hi.empty();
+  for (unsigned b = 0; b < 256; ++b) {
+    const char ch = static_cast<char>(b);
+    if (!RE2::FullMatch(re2::StringPiece(&ch, 1), firstClass)) continue;
+    if (ranged && (ch < lo[0] || ch > hi[0]))
+      throw std::logic_error("line prefix " + std::string(f.name) + ": a first byte its pattern cannot start with");
+    c.first[b] = true;
+  }
+  if (!ranged) return;
+  std::size_t k = 0;
+  while (k < lo.size() && k < hi.size() && lo[k] == hi[k]) ++k;
+  c.literal = lo.substr(0, k);
+  if (k < lo.size() && k < hi.size()) {
+    c.nextLo = static_cast<unsigned char>(lo[k]);
+    c.nextHi = static_cast<unsigned char>(hi[k]);
+  }
+}
+
+CompiledRow compileRow(const PrefixFamily& f) {
+  CompiledRow c;
+  c.re = std::make_unique<RE2>(std::string(f.pattern), prefixOptions());
+  if (!c.re->ok()) throw std::logic_error("bad line prefix pattern " + std::string(f.name) + ": " + c.re->error());
+  c.groups = c.re->NumberOfCapturingGroups();
+  if (c.groups >= 16) throw std::logic_error("line prefix " + std::string(f.name) + ": too many groups");
+  for (const auto& [name, index] : c.re->NamedCapturingGroups())
+    for (std::size_t slot = 0; slot < kSlots; ++slot)
+      if (kSlotNames[slot].first == name) c.slotGroup[slot] = index;
+  setGate(f, c);
+  return c;
+}
+
+struct PrefixMatcher {
+  std::vector<CompiledRow> rows;
+
+  PrefixMatcher() {
+    const auto& table = prefixFamilies();
+    if (table.size() > 32) throw std::logic_error("line prefix table: at most 32 rows (PrefixView::familyMask)");
+    for (const PrefixFamily& f : table) {
+      checkYields(f);
+      rows.push_back(compileRow(f));
+    }
+  }
+
+  static const PrefixMatcher& shared() {
+    static const PrefixMatcher instance;
+    return instance;
+  }
+};
+
+std::optional<long long> number(std::string_view digits) {
+  if (digits.empty() || digits.size() > 12) return std::nullopt;
+  bool negative = digits[0] == '-';
+  if (negative) digits.remove_prefix(1);
+  if (digits.empty()) return std::nullopt;
+  long long v = 0;
+  for (char c : digits) {
+    if (!text::isDigit(c)) return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  return negative ? -v : v;
+}
+
+// glog's one-letter levels as words.
+std::string_view levelWord(std::string_view level) {
+  if (level.size() != 1) return level;
+  switch (level[0]) {
+    case 'I': return "INFO";
+    case 'W': return "WARNING";
+    case 'E': return "ERROR";
+    case 'F': return "FATAL";
+    default: return level;
+  }
+}
 
 bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// Reads digits at s[pos...]; returns count read.
-std::size_t digitsAt(std::string_view s, std::size_t pos) {
-  std::size_t n = 0;
-  while (pos + n < s.size() && isDigit(s[pos + n])) ++n;
-  return n;
-}
-
-std::optional<int> smallInt(std::string_view digits, bool negative = false) {
-  if (digits.empty() || digits.size() > 9) return std::nullopt;
-  int v = 0;
-  for (char c : digits) v = v * 10 + (c - '0');
-  return negative ? -v : v;
-}
-
-// pdsh writes "<host>: " before every remote line. Hosts are names with a digit
-// (worker-5, x1000c0s6b0n0, 10.0.89.152) or "localhost"; this rules out
-// exception names ("RuntimeError: ") and tools ("ninja: ").
-bool takePdshHost(std::string_view& s, std::string_view& host) {
-  std::size_t i = 0;
-  bool hasDigit = false, hasAlpha = false;
-  while (i < s.size() && i < 128) {
-    const char c = s[i];
-    if (isDigit(c)) hasDigit = true;
-    else if (isAlpha(c)) hasAlpha = true;
-    else if (c != '.' && c != '-' && c != '_') break;
-    ++i;
+// pdsh hosts: "localhost", an IPv4 address, or a name with letters and a digit that is not
+// an exception name ("RuntimeError2: "); "ninja: " and "2024-02-03: " are not hosts.
+bool plausibleHost(std::string_view host) {
+  if (host == "localhost") return true;
+  bool digit = false, alpha = false;
+  int dots = 0;
+  for (char c : host) {
+    if (text::isDigit(c)) digit = true;
+    else if (text::isAlpha(c)) alpha = true;
+    else if (c == '.') ++dots;
   }
-  if (i == 0 || i + 1 >= s.size() || s[i] != ':' || s[i + 1] != ' ') return false;
-  const std::string_view token = s.substr(0, i);
-  if (!isAlpha(token[0]) && !isDigit(token[0])) return false;
-  if (token == "localhost") {
-    // accepted as is
-  } else if (!hasDigit) {
-    return false;
-  } else if (!hasAlpha) {
-    // Digits and dots only: accept an IPv4 address, reject "2024-02-03" and "12".
-    int dots = 0;
-    for (char c : token) {
-      if (c == '.') ++dots;
-      else if (!isDigit(c)) return false;
+  if (!digit) return false;
+  if (!alpha) return dots == 3 && host.find_first_not_of("0123456789.") == std::string_view::npos;
+  return !(endsWith(host, "Error") || endsWith(host, "Exception") || endsWith(host, "Warning"));
+}
+
+using Pieces = std::array<re2::StringPiece, 16>;
+
+std::string_view piece(const Pieces& p, int group) {
+  if (group == 0 || p[static_cast<std::size_t>(group)].data() == nullptr) return {};
+  return {p[static_cast<std::size_t>(group)].data(), p[static_cast<std::size_t>(group)].size()};
+}
+
+// Takes what one matched row yields; a value from an earlier (outer) prefix is kept, but a
+// global rank replaces one taken from a local-rank prefix. False when the match is refused.
+bool apply(const Pieces& p, const std::array<int, kSlots>& g, const PrefixFamily& f, PrefixView& out) {
+  const std::string_view host = piece(p, g[kHost]);
+  if ((f.yields & kCheckHostName) && !plausibleHost(host)) return false;
+  if (const auto r = number(piece(p, g[kRank]))) {
+    // A rank of -1 is printed before the process group exists: no rank.
+    if (*r >= 0 && *r < (1 << 30) && out.rankSource != RankSource::Global) {
+      out.rank = static_cast<int>(*r);
+      out.rankSource = RankSource::Global;
+      out.rankFamily = f.name;
     }
-    if (dots != 3) return false;
   }
-  if (endsWith(token, "Error") || endsWith(token, "Exception") || endsWith(token, "Warning")) return false;
-  host = token;
-  s.remove_prefix(i + 2);
-  return true;
-}
-
-// "[rank3]:" (PyTorch excepthook, followed by one space for tracebacks) or
-// "[<role><n>]:" (torchrun --tee, no space).
-bool takeBracketRank(std::string_view& s, PrefixView& out) {
-  if (s.size() < 4 || s[0] != '[') return false;
-  std::size_t i = 1;
-  while (i < s.size() && i < 40 && (isAlpha(s[i]) || s[i] == '_')) ++i;
-  const std::string_view role = s.substr(1, i - 1);
-  if (role.empty()) return false;
-  const std::size_t nd = digitsAt(s, i);
-  if (nd == 0) return false;
-  const std::size_t close = i + nd;
-  if (close + 1 >= s.size() || s[close] != ']' || s[close + 1] != ':') return false;
-  const auto n = smallInt(s.substr(i, nd));
-  if (!n) return false;
-  if (role == "rank") {
-    out.rank = *n;
-    out.rankSource = RankSource::Global;
-    s.remove_prefix(close + 2);
-    if (!s.empty() && s[0] == ' ') s.remove_prefix(1);
-  } else {
-    out.localRank = *n;
+  if (const auto l = number(piece(p, g[kLocalRank])); l && *l < (1 << 30) && !out.localRank) {
+    out.localRank = static_cast<int>(*l);
     if (!out.rank) {
-      out.rank = *n;
+      out.rank = out.localRank;
       out.rankSource = RankSource::LocalPrefix;
-    }
-    s.remove_prefix(close + 2);
-  }
-  return true;
-}
-
-bool isLevelWord(std::string_view w) {
-  return w == "INFO" || w == "WARNING" || w == "ERROR" || w == "DEBUG" || w == "CRITICAL" || w == "WARN" ||
-         w == "FATAL" || w == "TRACE";
-}
-
-// "[2024-02-03 11:48:17,107] [INFO] [launch.py:316:sigkill_handler] "
-bool takeDeepSpeedLogger(std::string_view& s, PrefixView& out) {
-  // [YYYY-MM-DD HH:MM:SS(,mmm)]
-  if (s.size() < 21 || s[0] != '[' || !isDigit(s[1]) || s[5] != '-' || s[8] != '-' || s[11] != ' ' ||
-      s[14] != ':' || s[17] != ':')
-    return false;
-  const std::size_t close = s.find(']', 18);
-  if (close == std::string_view::npos || close > 40) return false;
-  out.timestamp = s.substr(1, close - 1);
-  std::string_view rest = s.substr(close + 1);
-  rest = text::trimLeft(rest);
-  // [LEVEL]
-  if (!rest.empty() && rest[0] == '[') {
-    const std::size_t e = rest.find(']');
-    if (e != std::string_view::npos && e < 12 && isLevelWord(rest.substr(1, e - 1))) {
-      out.level = rest.substr(1, e - 1);
-      rest = text::trimLeft(rest.substr(e + 1));
+      out.rankFamily = f.name;
     }
   }
-  // [file.py:line:func]
-  if (!rest.empty() && rest[0] == '[') {
-    const std::size_t e = rest.find(']');
-    if (e != std::string_view::npos && e < 160) {
-      const std::string_view inner = rest.substr(1, e - 1);
-      const std::size_t colon = inner.find(':');
-      if (colon != std::string_view::npos && colon > 0 && inner.find(' ') == std::string_view::npos) {
-        out.source = inner;
-        rest = rest.substr(e + 1);
-        if (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
-      }
-    }
-  }
-  s = rest;
-  out.hadLoggerPrefix = true;
+  if (out.host.empty()) out.host = host;
+  if (const auto d = number(piece(p, g[kDevice])); d && !out.cudaDevice && *d < (1 << 30))
+    out.cudaDevice = static_cast<int>(*d);
+  if (const auto pid = number(piece(p, g[kPid])); pid && !out.pid) out.pid = *pid;
+  if (out.timestamp.empty()) out.timestamp = piece(p, g[kTs]);
+  if (out.level.empty()) out.level = levelWord(piece(p, g[kLevel]));
+  if (out.source.empty()) out.source = piece(p, g[kSource]);
   return true;
 }
 
-std::string_view glogLevel(char c) {
-  switch (c) {
-    case 'I': return "INFO";
-    case 'W': return "WARNING";
-    case 'E': return "ERROR";
-    case 'F': return "FATAL";
-    default: return {};
-  }
-}
 
-// "[E321 02:07:08.414640780 ProcessGroupNCCL.cpp:607] " or "[E ProcessGroupNCCL.cpp:481] "
-bool takeGlogBracket(std::string_view& s, PrefixView& out) {
-  if (s.size() < 6 || s[0] != '[' || glogLevel(s[1]).empty()) return false;
-  const std::size_t close = s.find(']');
-  if (close == std::string_view::npos || close > 120) return false;
-  const std::string_view inner = s.substr(2, close - 2);
-  std::string_view file;
-  std::string_view stamp;
-  if (!inner.empty() && inner[0] == ' ') {
-    file = inner.substr(1);
-  } else {
-    // MMDD HH:MM:SS.ffffff file:line
-    const std::size_t nd = digitsAt(inner, 0);
-    if (nd < 3 || nd > 4 || nd >= inner.size() || inner[nd] != ' ') return false;
-    const std::size_t sp = inner.find(' ', nd + 1);
-    if (sp == std::string_view::npos) return false;
-    stamp = inner.substr(0, sp);
-    file = inner.substr(sp + 1);
-  }
-  const std::size_t colon = file.rfind(':');
-  if (colon == std::string_view::npos || colon == 0 || digitsAt(file, colon + 1) == 0 ||
-      file.find(' ') != std::string_view::npos)
-    return false;
-  out.level = glogLevel(s[1]);
-  out.timestamp = stamp;
-  out.source = file;
-  s.remove_prefix(close + 1);
-  if (!s.empty() && s[0] == ' ') s.remove_prefix(1);
-  out.hadLoggerPrefix = true;
-  return true;
-}
 
-// torchrun's own logger: "E0321 02:07:09.123000 140 torch/.../api.py:869] failed ..."
-bool takeGlogPlain(std::string_view& s, PrefixView& out) {
-  if (s.size() < 20 || glogLevel(s[0]).empty()) return false;
-  const std::size_t nd = digitsAt(s, 1);
-  if (nd != 4 || s[5] != ' ') return false;
-  const std::size_t close = s.find("] ");
-  if (close == std::string_view::npos || close > 200) return false;
-  const std::string_view inner = s.substr(1, close - 1);
-  const std::size_t lastSpace = inner.rfind(' ');
-  if (lastSpace == std::string_view::npos) return false;
-  const std::string_view file = inner.substr(lastSpace + 1);
-  const std::size_t colon = file.rfind(':');
-  if (colon == std::string_view::npos || digitsAt(file, colon + 1) == 0) return false;
-  out.level = glogLevel(s[0]);
-  const std::size_t stampEnd = inner.find(' ', 5);
-  out.timestamp = inner.substr(0, stampEnd == std::string_view::npos ? inner.size() : stampEnd);
-  out.source = file;
-  s.remove_prefix(close + 2);
-  out.hadLoggerPrefix = true;
-  return true;
-}
-
-// Python logging default format "ERROR:torch.distributed.elastic.multiprocessing.api:failed ..."
-bool takePythonLogging(std::string_view& s, PrefixView& out) {
-  const std::size_t colon = s.find(':');
-  if (colon == std::string_view::npos || colon > 8 || !isLevelWord(s.substr(0, colon))) return false;
-  const std::size_t second = s.find(':', colon + 1);
-  if (second == std::string_view::npos || second == colon + 1) return false;
-  const std::string_view name = s.substr(colon + 1, second - colon - 1);
-  for (char c : name)
-    if (!(text::isWordChar(c) || c == '.')) return false;
-  out.level = s.substr(0, colon);
-  out.source = name;
-  s.remove_prefix(second + 1);
-  out.hadLoggerPrefix = true;
-  return true;
-}
-
-// NCCL_DEBUG: "node17-2:36748:36748 [0] NCCL INFO Using network IB"
-bool takeNcclDebug(std::string_view& s, PrefixView& out) {
-  const std::size_t bracket = s.find(" [");
-  if (bracket == std::string_view::npos || bracket > 200) return false;
-  const std::string_view head = s.substr(0, bracket);
-  const std::size_t c2 = head.rfind(':');
-  if (c2 == std::string_view::npos || c2 == 0) return false;
-  const std::size_t c1 = head.rfind(':', c2 - 1);
-  if (c1 == std::string_view::npos || c1 == 0) return false;
-  if (digitsAt(head, c1 + 1) != c2 - c1 - 1 || digitsAt(head, c2 + 1) != head.size() - c2 - 1) return false;
-  const std::size_t nd = digitsAt(s, bracket + 2);
-  const std::size_t close = bracket + 2 + nd;
-  if (nd == 0 || close >= s.size() || s[close] != ']') return false;
-  std::string_view rest = s.substr(close + 1);
-  if (rest.substr(0, 6) != " NCCL ") return false;
-  const std::string_view afterNccl = rest.substr(6);
-  const std::size_t sp = afterNccl.find(' ');
-  const std::string_view level = afterNccl.substr(0, sp);
-  if (!isLevelWord(level)) return false;
-  if (out.host.empty()) out.host = head.substr(0, c1);
-  out.cudaDevice = smallInt(s.substr(bracket + 2, nd));
-  out.level = level;
-  s = rest.substr(1);  // keep "NCCL INFO ..." in the message
-  out.hadLoggerPrefix = true;
-  return true;
-}
-
-// "[Rank 3] ", "[PG 1 Rank 0] ", "[PG ID 0 PG GUID 0(default_pg) Rank 3] ".
-void takeMessageRank(std::string_view& s, PrefixView& out) {
-  if (s.size() < 8 || s[0] != '[') return;
-  const std::size_t close = s.find(']');
-  if (close == std::string_view::npos || close > 80) return;
-  const std::string_view inner = s.substr(1, close - 1);
-  const std::size_t at = inner.rfind("Rank ");
-  if (at == std::string_view::npos) return;
-  if (at != 0 && inner.substr(0, 3) != "PG ") return;
-  std::string_view num = inner.substr(at + 5);
-  bool negative = false;
-  if (!num.empty() && num[0] == '-') {
-    negative = true;
-    num.remove_prefix(1);
-  }
-  if (digitsAt(num, 0) != num.size()) return;
-  const auto n = smallInt(num, negative);
-  if (!n) return;
-  // [Rank -1] is printed before the process group exists: no rank.
-  if (*n >= 0 && out.rankSource != RankSource::Global) {
-    out.rank = *n;
-    out.rankSource = RankSource::Global;
-  }
-  s.remove_prefix(close + 1);
-  if (!s.empty() && s[0] == ' ') s.remove_prefix(1);
+// A DFA pass finds whether and where the row matches (cheap, also when it fails); the
+// captures are then taken on the matched span only.
+bool capture(const CompiledRow& c, const re2::StringPiece& window, Pieces& p) {
+  if (!c.re->Match(window, 0, window.size(), RE2::ANCHOR_START, p.data(), 1)) return false;
+  if (c.groups == 0) return true;
+  const re2::StringPiece span = p[0];
+  return c.re->Match(span, 0, span.size(), RE2::ANCHOR_BOTH, p.data(), c.groups + 1);
 }
 
 }  // namespace
 
 PrefixView parsePrefixView(std::string_view line) {
+  const PrefixMatcher& m = PrefixMatcher::shared();
+  const std::vector<PrefixFamily>& table = prefixFamilies();
+  Pieces p{};
   PrefixView out;
   std::string_view s = line;
-  takePdshHost(s, out.host);
-  for (int guard = 0; guard < 6; ++guard) {
-    if (takeBracketRank(s, out)) continue;
-    if (takeDeepSpeedLogger(s, out)) break;
-    if (takeGlogBracket(s, out)) break;
-    if (takeGlogPlain(s, out)) break;
-    if (takePythonLogging(s, out)) break;
-    if (takeNcclDebug(s, out)) break;
-    break;
+  PeelState state = PeelState::Start;
+  for (int peel = 0; peel < kMaxPeels && !s.empty(); ++peel) {
+    const re2::StringPiece window(s.data(), std::min(s.size(), kPrefixWindow));
+    // The first row, in table order, whose cheap test passes and whose pattern matches.
+    std::size_t row = 0;
+    for (; row < table.size(); ++row) {
+      const CompiledRow& c = m.rows[row];
+      if (allowedIn(table[row].kind, state) && c.mayStart(s) && capture(c, window, p) &&
+          apply(p, c.slotGroup, table[row], out))
+        break;
+    }
+    if (row == table.size()) break;
+    const CompiledRow& c = m.rows[row];
+    const std::string_view msg = piece(p, c.slotGroup[kMsg]);
+    const std::size_t consumed = msg.data() ? static_cast<std::size_t>(msg.data() - s.data()) : p[0].size();
+    if (consumed == 0) break;
+    out.familyMask |= 1u << row;
+    if (table[row].kind == PrefixKind::Logger) {
+      state = PeelState::AfterLogger;
+      out.hadLoggerPrefix = true;
+    } else if (table[row].yields != kYieldNone && state == PeelState::Start) {
+      state = PeelState::Stacked;
+    }
+    s.remove_prefix(consumed);
   }
-  takeMessageRank(s, out);
   out.message = s;
   return out;
 }
@@ -299,6 +290,11 @@ LineInfo parsePrefixes(std::string_view line) {
   info.rankSource = v.rankSource;
   info.source = std::string(v.source);
   info.cudaDevice = v.cudaDevice;
+  info.pid = v.pid;
+  info.rankFamily = std::string(v.rankFamily);
+  const auto& table = prefixFamilies();
+  for (std::size_t i = 0; i < table.size(); ++i)
+    if (v.familyMask & (1u << i)) info.families.emplace_back(table[i].name);
   return info;
 }
 

@@ -1,19 +1,51 @@
-// Peels the prefixes that launchers and loggers put in front of a training-log
-// line: pdsh "host: ", torchrun "[default3]:", PyTorch "[rank3]:", the DeepSpeed
-// logger "[date] [LEVEL] [file:line:func]", glog "[E0321 02:07:08.41 file.cc:607]",
-// Python logging "ERROR:name:", NCCL debug "host:pid:tid [dev] NCCL INFO", and the
-// "[Rank 3]" / "[PG 1 Rank 3]" markers at the start of the message.
+// Peels the prefixes that launchers and loggers put in front of a training-log line.
+// Each prefix family is one row of line_prefix_table.inc (a name, an RE2 pattern and
+// what it yields: rank, local rank, host, device, pid, timestamp); the rows are tried in
+// order, and stacked prefixes (pdsh host + timestamp + rank tag) are peeled one by one.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dsls::logs {
 
 // Where a line's rank came from. torchrun's default prefix carries the local
 // rank, which equals the global rank only on a single node.
 enum class RankSource { None, Global, LocalPrefix };
+
+// What a prefix family yields (bit set).
+enum PrefixYield : unsigned {
+  kYieldNone = 0,
+  kYieldRank = 1u << 0,
+  kYieldLocalRank = 1u << 1,
+  kYieldHost = 1u << 2,
+  kYieldDevice = 1u << 3,
+  kYieldPid = 1u << 4,
+  kYieldTimestamp = 1u << 5,
+  kYieldLevel = 1u << 6,
+  kYieldSource = 1u << 7,
+  // Not a group: the host must look like a pdsh host name (a digit in it, an IPv4 address or
+  // "localhost", not an exception name), else the row does not match.
+  kCheckHostName = 1u << 8,
+};
+
+// Outer prefixes stack; a Leading one is tried only before any prefix that yielded
+// something; a Logger header ends the prefix (only Marker rows follow it); a Marker is a
+// rank marker at the start of the message.
+enum class PrefixKind { Outer, Leading, Logger, Marker };
+
+struct PrefixFamily {
+  std::string_view name;
+  PrefixKind kind;
+  unsigned yields;  // PrefixYield bits
+  std::string_view firstBytes;  // inside of an RE2 character class: the bytes a match starts with
+  std::string_view pattern;
+};
+
+// The table, in the order the rows are tried.
+const std::vector<PrefixFamily>& prefixFamilies();
 
 struct LineInfo {
   std::optional<int> rank;
@@ -25,18 +57,24 @@ struct LineInfo {
   RankSource rankSource = RankSource::None;
   std::string source;              // "launch.py:316:sigkill_handler", "ProcessGroupNCCL.cpp:607"
   std::optional<int> cudaDevice;   // NCCL debug lines: a device index on the host, not a rank
+  std::optional<long long> pid;    // NCCL debug lines, Ray actors
+  std::string rankFamily;          // the family the rank came from, e.g. "torch-rank"
+  std::vector<std::string> families;  // every family peeled, in table order
 };
 
 LineInfo parsePrefixes(std::string_view line);
 
-// Allocation-free form used on the hot path; all views point into the line.
+// Allocation-free form used on the hot path; all views point into the line or the table.
 struct PrefixView {
   std::optional<int> rank;
   std::optional<int> localRank;
   RankSource rankSource = RankSource::None;
   std::string_view host, timestamp, level, source, message;
   std::optional<int> cudaDevice;
-  bool hadLoggerPrefix = false;  // DeepSpeed logger, glog, Python logging or NCCL debug
+  std::optional<long long> pid;
+  std::string_view rankFamily;  // name of the family that gave `rank`
+  bool hadLoggerPrefix = false;  // a Logger row matched (DeepSpeed logger, glog, Python logging, NCCL debug)
+  unsigned familyMask = 0;       // bit i: row i of the table matched
 };
 
 PrefixView parsePrefixView(std::string_view line);

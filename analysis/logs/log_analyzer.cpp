@@ -41,6 +41,7 @@ Occurrence occurrenceOf(const LineContext& c, bool useLineRank) {
   if (useLineRank) {
     o.rank = c.prefix->rank;
     o.rankSource = c.prefix->rankSource;
+    o.rankFamily = c.prefix->rankFamily;
   }
   o.stream = c.stream;
   o.phase = c.phase;
@@ -125,10 +126,16 @@ Accumulator* record(State& s, FailureId failure, const Occurrence& occ, const Re
     a.firstOffset = occ.evidence.byteOffset;
     a.firstRank = occ.rank;
     a.firstRankSource = occ.rankSource;
+    a.firstRankFamily = std::string(occ.rankFamily);
     a.firstHost = occ.evidence.host;
     a.firstTime = s.lastTime;
+    a.firstLineTime = s.lineTime;
     a.phase = occ.phase;
     if (occ.frames) a.frames = *occ.frames;
+  }
+  if (occ.rank && a.firstRank && *occ.rank != *a.firstRank && !a.otherRankSeen) {
+    a.otherRankSeen = true;
+    a.otherRankLineTime = s.lineTime;
   }
   if (occ.rank) a.ranks.add(*occ.rank);
   else ++a.unranked;
@@ -194,6 +201,18 @@ std::size_t streamFor(State& s, const PrefixView& pv) {
   return s.lastStream = s.streams.size() - 1;
 }
 
+// An NCCL debug line names a process (host:pid) and a device, not a rank; the process's
+// Init line maps it to one.
+void resolveNcclProcessRank(State& s, PrefixView& pv) {
+  if (pv.rank || !pv.pid || !pv.cudaDevice || s.ncclProcessRank.empty()) return;
+  s.keyScratch.assign(pv.host).append(1, '|').append(std::to_string(*pv.pid));
+  auto it = s.ncclProcessRank.find(s.keyScratch);
+  if (it == s.ncclProcessRank.end()) return;
+  pv.rank = it->second.first;
+  pv.rankSource = RankSource::Global;
+  pv.rankFamily = kNcclInitFamily;
+}
+
 void recordIncompleteTraceback(State& s, std::size_t stream) {
   StreamState& st = s.streams[stream];
   Occurrence occ;
@@ -207,10 +226,31 @@ void recordIncompleteTraceback(State& s, std::size_t stream) {
   st.inTraceback = false;
 }
 
+// rich's boxed traceback: the box (its top may be cut from a paste) stands for the frames;
+// the line after its bottom is the exception line. True when the line is part of the box.
+bool stepRichBox(StreamState& st, const LineContext& c, std::string_view message) {
+  const tb::RichBox part = tb::richBoxPart(message);
+  if (part == tb::RichBox::None) return false;
+  if (part == tb::RichBox::Bottom) {
+    if (st.inTraceback && st.frames == 0) st.frames = 1;  // the box held the frames
+    return true;
+  }
+  if (!st.inTraceback && (part == tb::RichBox::Top ? message.find("Traceback") != std::string_view::npos : true)) {
+    st.inTraceback = true;
+    st.tracebackStart = makeEvidence(c);
+    st.frames = 0;
+    st.phase = 0;
+    st.lastFrames.clear();
+  }
+  st.interruptions = 0;
+  return true;
+}
+
 // Advances the stream's traceback state; returns the exception line that ends it.
 std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, std::string_view message,
                                                bool loggerLine) {
   StreamState& st = s.streams[c.stream];
+  if (!loggerLine && stepRichBox(st, c, message)) return std::nullopt;
   if (!loggerLine && tb::isTracebackStart(message)) {
     // A second header before an exception line is usually interleaved output of
     // several processes without prefixes: restart rather than report.
@@ -302,9 +342,11 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   ++s.lineNo;
   s.bytes = std::max(s.bytes, byteOffset + line.size());
   const std::string_view clean = text::stripAnsi(line, s.ansiScratch);
-  const PrefixView pv = parsePrefixView(clean);
+  PrefixView pv = parsePrefixView(clean);
+  resolveNcclProcessRank(s, pv);
+  s.lineTime.reset();
   if (!pv.timestamp.empty())
-    if (auto t = secondsInYear(pv.timestamp)) s.lastTime = t;
+    if (auto t = secondsInYear(pv.timestamp)) s.lastTime = s.lineTime = t;
 
   const std::size_t si = streamFor(s, pv);
   {
@@ -328,6 +370,10 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   c.stream = si;
   const std::string_view message = pv.message;
 
+  if (!s.torchrunBlockActive && !pv.hadLoggerPrefix && startsTorchrunEntry(message)) {
+    s.torchrunBlockActive = true;  // a paste that starts inside the summary's list of failures
+    s.torchrunBlockRoot = false;
+  }
   if (s.torchrunBlockActive) stepTorchrunSummary(s, c, message);
 
   const auto exception = stepTraceback(s, c, message, pv.hadLoggerPrefix);

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,12 @@ struct Evidence {
   std::string host;
 };
 
+// How many ranks the failure concerns: one named rank; every rank (a deterministic error,
+// raised the same way everywhere); or unknown (no rank evidence, or several ranks with
+// the same error and nothing to order them).
+enum class RankScope { One, All, Unknown };
+std::string_view rankScopeName(RankScope scope);  // "one", "all", "unknown"
+
 struct LogFinding {
   std::string id;  // stable kebab-case failure id, e.g. "cuda-oom"
   std::string title;
@@ -33,7 +40,9 @@ struct LogFinding {
   bool initiating = false;  // the chosen root failure
   bool collateral = false;  // a consequence of the initiating failure (timeouts, aborts)
   std::optional<int> initiatingRank;
-  std::string rankReason;  // why this rank, or why the rank is unknown
+  std::string rankReason;  // why this rank, or why the rank is unknown; names the rank evidence
+  std::optional<RankScope> rankScope;  // set on the initiating finding and on primary failures
+  std::vector<int> scopeRanks;         // the ranks that reported it (scope "all" or "unknown")
   std::vector<int> collateralRanks;
   std::vector<Evidence> evidence;  // capped; evidenceTotal counts every matching line
   std::size_t evidenceTotal = 0;
@@ -87,5 +96,7 @@ struct LogReport {
 };
 
 std::string severityName(analysis::Severity s);
+// The finding's rank for people: "3", "every rank", "unknown (ranks 2, 5 report it)", "unknown".
+std::string rankLabel(const LogFinding& f);
 
 }  // namespace dsls::logs

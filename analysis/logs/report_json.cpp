@@ -22,6 +22,27 @@ const char* kindName(TimelineEventKind k) {
 
 }  // namespace
 
+std::string_view rankScopeName(RankScope scope) {
+  switch (scope) {
+    case RankScope::One: return "one";
+    case RankScope::All: return "all";
+    case RankScope::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+std::string rankLabel(const LogFinding& f) {
+  if (f.initiatingRank) return std::to_string(*f.initiatingRank);
+  if (f.rankScope == RankScope::All) return "every rank";
+  if (f.rankScope == RankScope::Unknown && f.scopeRanks.size() > 1) {
+    std::string ranks;
+    for (std::size_t i = 0; i < f.scopeRanks.size() && i < 16; ++i) ranks += (i ? ", " : "") + std::to_string(f.scopeRanks[i]);
+    if (f.scopeRanks.size() > 16) ranks += ", …";
+    return "unknown (ranks " + ranks + " report it)";
+  }
+  return "unknown";
+}
+
 std::string severityName(analysis::Severity s) {
   switch (s) {
     case analysis::Severity::Error: return "error";
@@ -59,6 +80,8 @@ nlohmann::json LogReport::toJson() const {
                     {"collateral", f.collateral},
                     {"initiatingRank", optionalInt(f.initiatingRank)},
                     {"rankReason", f.rankReason},
+                    {"rankScope", f.rankScope ? nlohmann::json(rankScopeName(*f.rankScope)) : nlohmann::json()},
+                    {"scopeRanks", f.scopeRanks},
                     {"collateralRanks", f.collateralRanks},
                     {"evidence", std::move(evidenceList)},
                     {"evidenceTotal", f.evidenceTotal},

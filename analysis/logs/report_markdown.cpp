@@ -35,7 +35,7 @@ void evidenceBlock(std::string& md, const LogFinding& f) {
 }
 
 void rankLines(std::string& md, const LogFinding& f) {
-  md += f.initiatingRank ? fmt::format("- **Rank:** {}", *f.initiatingRank) : std::string("- **Rank:** unknown");
+  md += "- **Rank:** " + rankLabel(f);
   if (!f.rankReason.empty()) md += " — " + f.rankReason;
   md += "\n";
   if (!f.collateralRanks.empty()) md += "- **Collateral ranks:** " + joinInts(f.collateralRanks) + "\n";

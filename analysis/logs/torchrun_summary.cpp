@@ -45,6 +45,17 @@ void finishTorchrunEntry(State& s) {
   e.rootCause = entry.rootCause;
   e.line = entry.evidence ? entry.evidence->line : 0;
   if (s.exits.size() < limits::kExitObservations) s.exits.push_back(e);
+  if (code > 0 && entry.evidence) {
+    // An exit code of the worker's own (1: an uncaught exception), not a signal.
+    Occurrence occ;
+    occ.evidence = *entry.evidence;
+    occ.rank = entry.rank;
+    occ.rankSource = entry.rank ? RankSource::Global : RankSource::None;
+    occ.rankFamily = "torchrun summary";
+    Accumulator* a = record(s, FailureId::WorkerExit, occ);
+    addDetail(a, "torchrun's failure summary lists workers that exited with a code of their own (1 is an uncaught "
+                 "exception).");
+  }
   if (code == -9 && entry.evidence) {
     Occurrence occ;
     occ.evidence = *entry.evidence;
@@ -56,11 +67,22 @@ void finishTorchrunEntry(State& s) {
   }
 }
 
+// "[3]:" alone on a line: an entry of the summary, also when a paste starts below its header.
+bool startsTorchrunEntry(std::string_view message) {
+  const std::string_view t = text::trim(message);
+  if (t.size() < 4 || t.size() > 12 || t[0] != '[' || t.substr(t.size() - 2) != "]:") return false;
+  for (char ch : t.substr(1, t.size() - 3))
+    if (!text::isDigit(ch)) return false;
+  return true;
+}
+
 void stepTorchrunSummary(State& s, const LineContext& c, std::string_view message) {
   const std::string_view t = text::trim(message);
-  if (t.empty() || startsWith(t, "Root Cause") || startsWith(t, "Failures:") || startsWith(t, "Other Failures") ||
-      t == "<NO_OTHER_FAILURES>")
+  if (t == "<NO_OTHER_FAILURES>") {
+    s.torchrunNoOtherFailures = true;
     return;
+  }
+  if (t.empty() || startsWith(t, "Root Cause") || startsWith(t, "Failures:") || startsWith(t, "Other Failures")) return;
   if (startsWith(t, "---")) {
     finishTorchrunEntry(s);
     return;

@@ -17,6 +17,14 @@ bool isTracebackStart(std::string_view message) {
   return text::trimLeft(message).substr(0, 34) == "Traceback (most recent call last):";
 }
 
+RichBox richBoxPart(std::string_view message) {
+  const std::string_view s = text::trimLeft(message);
+  if (s.substr(0, 3) == "\xE2\x95\xAD") return RichBox::Top;     // ╭
+  if (s.substr(0, 3) == "\xE2\x94\x82") return RichBox::Body;    // │
+  if (s.substr(0, 3) == "\xE2\x95\xB0") return RichBox::Bottom;  // ╰
+  return RichBox::None;
+}
+
 std::optional<Frame> parseFrame(std::string_view message) {
   std::string_view s = text::trimLeft(message);
   if (s.substr(0, 6) != "File \"") return std::nullopt;

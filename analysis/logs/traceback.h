@@ -9,6 +9,11 @@ namespace dsls::logs::tb {
 
 bool isTracebackStart(std::string_view message);
 
+// rich's boxed tracebacks ("╭─ Traceback (most recent call last) ─╮", "│ ... │" frames and
+// code, "╰───╯"), followed by the unboxed exception line.
+enum class RichBox { None, Top, Body, Bottom };
+RichBox richBoxPart(std::string_view message);
+
 struct Frame {
   std::string_view file;
   long long line = 0;

@@ -1,6 +1,11 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <map>
+#include <string>
+
 #include "analysis/logs/line_prefix.h"
+#include "analysis/logs/logs.h"
 
 using dsls::logs::parsePrefixes;
 using dsls::logs::RankSource;
@@ -119,4 +124,125 @@ TEST_CASE("plain lines pass through untouched") {
     CHECK(info.message == line);
     CHECK_FALSE(info.rank);
   }
+}
+
+// One fixture per row of line_prefix_table.inc: each must be peeled by its own family.
+TEST_CASE("every prefix family has a fixture that it peels") {
+  const std::map<std::string, std::string> fixtures = {
+      {"quote", "> [rank1]: RuntimeError: boom"},
+      {"line-number", "[1042] [rank1]: RuntimeError: boom"},
+      {"ray-actor", "(RayWorker pid=4121, ip=10.0.0.7) [rank1]: RuntimeError: boom"},
+      {"nccl-debug", "gpu-node-3:2051:2301 [2] NCCL INFO Channel 00/24 : 0 1 2 3"},
+      {"pdsh-host", "worker-5: [rank22]: RuntimeError: boom"},
+      {"deepspeed-logger", "[2024-02-03 11:48:17,107] [INFO] [launch.py:316:sigkill_handler] Killing subprocess 2"},
+      {"bracket-timestamp", "[2024-11-20 14:37:16,123] [rank3]: RuntimeError: boom"},
+      {"iso-timestamp", "2024-11-20T14:37:16.123Z [rank3]: RuntimeError: boom"},
+      {"glog-plain", "I1120 14:37:16.123456 12345 torch/distributed/run.py:12] starting"},
+      {"torch-rank", "[rank3]: RuntimeError: boom"},
+      {"torchrun-role", "[default3]:RuntimeError: boom"},
+      {"glog-bracket", "[E1120 14:37:16.123456 ProcessGroupNCCL.cpp:607] boom"},
+      {"python-logging", "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1)"},
+      {"rank-marker", "[PG 1 Rank 3] Watchdog caught collective operation timeout"},
+  };
+  for (const auto& family : dsls::logs::prefixFamilies()) {
+    CAPTURE(family.name);
+    auto it = fixtures.find(std::string(family.name));
+    REQUIRE_MESSAGE(it != fixtures.end(), "no fixture for this prefix family");
+    const auto info = parsePrefixes(it->second);
+    CHECK(std::find(info.families.begin(), info.families.end(), family.name) != info.families.end());
+  }
+}
+
+TEST_CASE("timestamps before the rank tag, in the styles loggers use") {
+  for (const char* line : {"2024-11-20 14:37:16 [rank3]: RuntimeError: boom",
+                           "2024-11-20T14:37:16Z [rank3]: RuntimeError: boom",
+                           "2024-11-20T14:37:16.123+01:00 [rank3]: RuntimeError: boom",
+                           "2024-11-20 14:37:16,123 - INFO - [rank3]: RuntimeError: boom",
+                           "[2024-11-20 14:37:16,123] [rank3]: RuntimeError: boom"}) {
+    CAPTURE(line);
+    const auto info = parsePrefixes(line);
+    REQUIRE(info.rank);
+    CHECK(*info.rank == 3);
+    CHECK(info.rankSource == RankSource::Global);
+    CHECK(info.rankFamily == "torch-rank");
+    CHECK(info.timestamp.substr(0, 10) == "2024-11-20");
+    CHECK(info.message == "RuntimeError: boom");
+  }
+}
+
+TEST_CASE("stacked prefixes: pdsh host, timestamp and rank tag") {
+  const auto info = parsePrefixes("node-2: 2024-11-20 14:37:16 [rank11]: Traceback (most recent call last):");
+  CHECK(info.host == "node-2");
+  REQUIRE(info.rank);
+  CHECK(*info.rank == 11);
+  CHECK(info.timestamp == "2024-11-20 14:37:16");
+  CHECK(info.message == "Traceback (most recent call last):");
+  // the host comes first: a later "word1: " is message text
+  const auto later = parsePrefixes("[rank0]: step1: loss 0.5");
+  CHECK(later.host.empty());
+  CHECK(later.message == "step1: loss 0.5");
+}
+
+TEST_CASE("NCCL WARN lines with a source file keep it in the message; the device is not a rank") {
+  const auto info = parsePrefixes("node17-2:36748:36790 [3] enqueue.cc:1556 NCCL WARN Cuda failure 'out of memory'");
+  CHECK(info.host == "node17-2");
+  REQUIRE(info.pid);
+  CHECK(*info.pid == 36748);
+  REQUIRE(info.cudaDevice);
+  CHECK(*info.cudaDevice == 3);
+  CHECK_FALSE(info.rank);
+  CHECK(info.level == "WARN");
+  CHECK(info.message == "enqueue.cc:1556 NCCL WARN Cuda failure 'out of memory'");
+}
+
+TEST_CASE("Ray actor prefixes give a pid and the node's address, not a rank") {
+  auto info = parsePrefixes("(RayTrainWorker pid=2310, ip=172.31.4.5) Traceback (most recent call last):");
+  REQUIRE(info.pid);
+  CHECK(*info.pid == 2310);
+  CHECK(info.host == "172.31.4.5");
+  CHECK_FALSE(info.rank);
+  CHECK(info.message == "Traceback (most recent call last):");
+  info = parsePrefixes("(pid=77) KeyError: 'input_ids'");
+  REQUIRE(info.pid);
+  CHECK(info.message == "KeyError: 'input_ids'");
+  info = parsePrefixes("(WorkerDict pid=9, ip=10.1.2.3) [rank5]: RuntimeError: x");
+  REQUIRE(info.rank);
+  CHECK(*info.rank == 5);
+}
+
+TEST_CASE("quoted pastes and reporters' line numbers are peeled") {
+  auto info = parsePrefixes("> [rank2]: torch.OutOfMemoryError: CUDA out of memory.");
+  REQUIRE(info.rank);
+  CHECK(*info.rank == 2);
+  info = parsePrefixes("[00123] [default1]:RuntimeError: boom");
+  REQUIRE(info.localRank);
+  CHECK(*info.localRank == 1);
+  CHECK(info.message == "RuntimeError: boom");
+}
+
+TEST_CASE("glog with a thread id and one-letter levels") {
+  const auto info = parsePrefixes("[rank0]:[W1120 14:37:16.123456 3151 ProcessGroupNCCL.cpp:1250] [PG 0 Rank 0] warn");
+  CHECK(info.level == "WARNING");
+  REQUIRE(info.rank);
+  CHECK(*info.rank == 0);
+  CHECK(info.message == "warn");
+}
+
+TEST_CASE("a rich boxed traceback ends in the exception line after the box") {
+  const std::string box =
+      "╭───────────────────── Traceback (most recent call last) ──────────────────────╮\n"
+      "│ /opt/train.py:241 in launch_agent                                            │\n"
+      "│                                                                              │\n"
+      "│ ❱ 241 │   │   result = agent.run()                                           │\n"
+      "╰──────────────────────────────────────────────────────────────────────────────╯\n"
+      "Exception: expected value at line 1 column 1\n";
+  auto r = dsls::logs::analyzeText(box);
+  const auto* f = r.initiatingFinding();
+  REQUIRE(f);
+  CHECK(f->id == "python-exception");
+  CHECK(f->title == "Uncaught Exception");
+  // a paste that starts inside the box
+  r = dsls::logs::analyzeText(box.substr(box.find("│")));
+  REQUIRE(r.initiatingFinding());
+  CHECK(r.initiatingFinding()->id == "python-exception");
 }

@@ -1,0 +1,124 @@
+// Rank evidence that does not come from the failure line's own prefix: torchrun's failure
+// summary, a single-process launch, how many hosts the log shows, and whether the first
+// lines of a failure on several ranks can be ordered by their timestamps.
+#include <set>
+
+#include <fmt/format.h>
+
+#include "analysis/logs/diagnosis_steps.h"
+
+namespace dsls::logs::detail {
+
+bool multiNode(const State& s) {
+  if (s.facts.hostRanks.size() > 1) return true;
+  std::set<std::string_view> hosts;
+  for (const auto& st : s.streams)
+    if (!st.host.empty() && st.host != "(other ranks)") hosts.insert(st.host);
+  for (const auto& e : s.torchrunEntries)
+    if (!e.host.empty()) hosts.insert(e.host);
+  return hosts.size() > 1;
+}
+
+std::optional<RootRank> torchrunRootCauseRank(const State& s) {
+  if (!s.torchrunNoOtherFailures) return std::nullopt;
+  const TorchrunEntry* root = nullptr;
+  for (const auto& e : s.torchrunEntries) {
+    if (!e.rootCause) continue;
+    if (root) return std::nullopt;  // more than one root-cause entry
+    root = &e;
+  }
+  // Exit code 1 is an uncaught exception in that process. Signals (-6, -9, -15) are often
+  // sent by the watchdog or the agent after another rank failed: no rank from those.
+  if (!root || !root->rank || !root->exitCode || *root->exitCode != 1) return std::nullopt;
+  RootRank out;
+  out.rank = root->rank;
+  out.scope = RankScope::One;
+  out.reason = fmt::format("torchrun's failure summary names rank {} as the root cause with exit code 1 (an "
+                           "uncaught exception in that process) and lists no other failures (rank evidence: torchrun "
+                           "root cause).",
+                           *root->rank);
+  return out;
+}
+
+std::optional<RootRank> singleProcessRank(const State& s) {
+  RootRank out;
+  out.rank = 0;
+  out.scope = RankScope::One;
+  if (s.facts.worldSize && *s.facts.worldSize == 1) {
+    out.reason = "The launcher started a single process (world size 1), so the failure is on rank 0 (rank evidence: "
+                 "world size).";
+    return out;
+  }
+  // The DeepSpeed launcher kills every worker it started, one "Killing subprocess" line each.
+  const bool oneHost = !multiNode(s) && s.facts.hostRanks.empty();
+  if (s.launcherKills == 1 && oneHost && (!s.facts.worldSize || *s.facts.worldSize == 1)) {
+    out.reason = "The DeepSpeed launcher killed a single subprocess, so it had started one worker on one node: the "
+                 "failure is on rank 0 (rank evidence: launcher subprocesses).";
+    return out;
+  }
+  return std::nullopt;
+}
+
+const ExitObservation* firstAgentExit(const State& s) {
+  for (const auto& e : s.exits)
+    if (e.source == ExitSource::Torchrun && e.localRank && *e.localRank >= 0) {
+      if (e.code == 0 || e.code == -6 || e.code == -15) return nullptr;
+      return &e;
+    }
+  return nullptr;
+}
+
+RootRank agentExitRank(const State& s, const ExitObservation& exit) {
+  RootRank out;
+  if (multiNode(s)) {
+    if (auto r = torchrunRootCauseRank(s)) return *r;
+    out.reason = fmt::format("torchrun's agent reports local rank {} as the first worker that failed (exit code {}, "
+                             "line {}), but the log shows more than one host, and a local rank is not a global rank.",
+                             *exit.localRank, exit.code, exit.line);
+    return out;
+  }
+  out.rank = exit.localRank;
+  out.scope = RankScope::One;
+  out.reason = fmt::format("torchrun's agent reports local rank {} as the first worker that failed (exit code {}, "
+                           "line {}); the log shows one node, where the local rank is the global rank (rank evidence: "
+                           "torchrun agent exit).",
+                           *exit.localRank, exit.code, exit.line);
+  return out;
+}
+
+std::vector<int> summaryOwnExitRanks(const State& s) {
+  RankSet ranks;
+  for (const auto& e : s.torchrunEntries)
+    if (e.exitCode && *e.exitCode > 0 && e.rank) ranks.add(*e.rank);
+  return ranks.ranks;
+}
+
+RootRank summaryExitRank(const State& s) {
+  if (auto r = torchrunRootCauseRank(s)) return *r;
+  const std::vector<int> ranks = summaryOwnExitRanks(s);
+  RootRank out;
+  if (ranks.size() == 1) {
+    out.rank = ranks[0];
+    out.scope = RankScope::One;
+    out.reason = fmt::format("torchrun's failure summary lists only rank {} with an exit code of its own; any other "
+                             "worker it lists was stopped by a signal (rank evidence: torchrun summary).",
+                             ranks[0]);
+    return out;
+  }
+  out.ranks = ranks;
+  out.reason = fmt::format("torchrun's failure summary lists ranks {} with exit codes of their own, and nothing in "
+                           "the log orders them: several workers failed alike, no single rank started it.",
+                           joinRanks(ranks));
+  return out;
+}
+
+bool unorderedAcrossRanks(const Accumulator& root) {
+  if (!root.otherRankSeen) return false;
+  return !(root.firstLineTime && root.otherRankLineTime && *root.firstLineTime < *root.otherRankLineTime);
+}
+
+std::string rankEvidenceNote(const Accumulator& root) {
+  return root.firstRankFamily.empty() ? std::string() : fmt::format(" (rank evidence: {})", root.firstRankFamily);
+}
+
+}  // namespace dsls::logs::detail

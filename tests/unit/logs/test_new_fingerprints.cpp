@@ -1,0 +1,95 @@
+// Sticky CUDA faults, collective mismatches, launcher signals and ZeRO-3 trace-cache
+// warnings: a real excerpt for each (sources in tests/fixtures/logs/README.md), and
+// near-miss text that must not match.
+#include "log_test_support.h"
+
+using namespace dsls::logs;
+using namespace dsls::logs::testing;
+
+namespace {
+
+const LogFinding& initiatingOf(const LogReport& r) {
+  const LogFinding* f = r.initiatingFinding();
+  REQUIRE_MESSAGE(f, "no initiating finding; findings: " << findingIds(r));
+  return *f;
+}
+
+}  // namespace
+
+TEST_CASE("lmdeploy#3048: an illegal memory access reported by the watchdog is the rank's own fault") {
+  const LogReport r = analyzeText(readFixture("lmdeploy3048-illegal-memory-access.log"));
+  const LogFinding& f = initiatingOf(r);
+  CHECK(f.id == "cuda-illegal-memory-access");
+  REQUIRE(f.initiatingRank);
+  CHECK(*f.initiatingRank == 0);
+  CHECK_FALSE(findingById(r, "nccl-process-abort"));  // the same line, not an abort of its own
+  CHECK(f.mechanism.find("sticky") != std::string::npos);
+}
+
+TEST_CASE("ms-swift#9443: a collective mismatch names the two ranks, not the reporter alone") {
+  const LogReport r = analyzeText(readFixture("msswift9443-collective-mismatch.log"));
+  const LogFinding& f = initiatingOf(r);
+  CHECK(f.id == "collective-mismatch");
+  CHECK_FALSE(f.initiatingRank);
+  REQUIRE(f.rankScope);
+  CHECK(*f.rankScope == RankScope::Unknown);
+  CHECK(f.scopeRanks == std::vector<int>{0, 1});
+  CHECK(f.mechanism.find("Tensor shapes: 195812480vs 51123456") != std::string::npos);
+}
+
+TEST_CASE("a ProcessGroupWrapper sequence-number skew is its own failure") {
+  const LogReport r = analyzeText(
+      "  RuntimeError: Detected mismatch between collectives on ranks. Rank 1 is running collective: "
+      "CollectiveFingerPrint(SequenceNumber=1OpType=BARRIER), but Rank 2 is running collective: "
+      "CollectiveFingerPrint(SequenceNumber=0OpType=BARRIER).\n");
+  CHECK(initiatingOf(r).id == "collective-sequence-mismatch");
+}
+
+TEST_CASE("ms-swift#64 and prime-rl#1360: the launcher stopped by a signal, no worker failed") {
+  const LogReport hup = analyzeText(readFixture("msswift64-sighup.log"));
+  const LogFinding& f = initiatingOf(hup);
+  CHECK(f.id == "launcher-sighup");
+  CHECK_FALSE(f.initiatingRank);
+  CHECK(f.rankReason.find("no rank started it") != std::string::npos);
+  const LogReport term = analyzeText(readFixture("primerl1360-sigterm.log"));
+  CHECK(initiatingOf(term).id == "launcher-signal");
+  CHECK(initiatingOf(term).mechanism.find("The signal is 15 (SIGTERM).") != std::string::npos);
+}
+
+TEST_CASE("LlamaFactory#6760 and Visual-RFT#51: trace-cache invalidation is a warning, not the failure") {
+  for (const char* name : {"llamafactory6760-trace-cache.log", "visualrft51-trace-cache-modules.log"}) {
+    CAPTURE(name);
+    const LogReport r = analyzeText(readFixture(name));
+    const LogFinding* f = findingById(r, "zero3-trace-cache-invalidated");
+    REQUIRE(f);
+    CHECK(f->severity == dsls::analysis::Severity::Warning);
+    CHECK(f->evidenceTotal == 4);
+    CHECK_FALSE(r.initiatingFinding());
+  }
+}
+
+TEST_CASE("NVIDIA/nccl#1405: an NCCL WARN line reporting an IB completion error is an NCCL error") {
+  const LogReport r = analyzeText(readFixture("nccl1405-ib-completion-warn.log"));
+  const LogFinding& f = initiatingOf(r);
+  CHECK(f.id == "nccl-error");
+  CHECK(f.mechanism.find("vendor err 129") != std::string::npos);
+  CHECK_FALSE(f.initiatingRank);  // [4] is a device index
+}
+
+TEST_CASE("near misses: text about these failures that reports none") {
+  for (const char* line : {
+           "For debugging consider passing CUDA_LAUNCH_BLOCKING=1",
+           "NCCL INFO NVLS multicast support is not available on dev 7",
+           "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 4797 closing signal SIGINT",
+           "Sending process 124533 closing signal SIGTERM",
+           "[rank0]: TORCH_DISTRIBUTED_DEBUG=DETAIL set: collectives are checked for mismatches between ranks",
+           "Setting stage3_prefetch_bucket_size to 0 disables the trace cache",
+           "loss: 0.1, illegal_memory_access_count: 0",
+           "test-trt-prefill-worker-0-0:43:43 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net.so.",
+           "gpu-1:12:12 [0] NCCL WARN NET/Plugin: Could not find real path of libnccl-net.so",
+       }) {
+    CAPTURE(line);
+    const LogReport r = analyzeText(std::string(line) + "\n");
+    CHECK(r.findings.empty());
+  }
+}

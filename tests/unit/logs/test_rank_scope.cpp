@@ -1,0 +1,247 @@
+// Who started it, and how many ranks a failure concerns: rankScope "one", "all" or
+// "unknown", from the failure line, torchrun's summary, the launch, or none.
+#include <fmt/format.h>
+
+#include "log_test_support.h"
+
+using namespace dsls::logs;
+using namespace dsls::logs::testing;
+
+namespace {
+
+const LogFinding& initiating(const LogReport& r) {
+  const LogFinding* f = r.initiatingFinding();
+  REQUIRE_MESSAGE(f, "no initiating finding; findings: " << findingIds(r));
+  return *f;
+}
+
+}  // namespace
+
+TEST_CASE("a configuration error is raised on every rank: scope all, no rank named") {
+  const LogReport r = analyzeText(
+      "[rank1]: Traceback (most recent call last):\n"
+      "[rank1]:   File \"/opt/train.py\", line 10, in <module>\n"
+      "[rank1]: AssertionError: Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * "
+      "gradient_acc_step * world_size 32 != 4 * 1 * 4\n"
+      "[rank0]: Traceback (most recent call last):\n"
+      "[rank0]:   File \"/opt/train.py\", line 10, in <module>\n"
+      "[rank0]: AssertionError: Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * "
+      "gradient_acc_step * world_size 32 != 4 * 1 * 4\n");
+  const LogFinding& f = initiating(r);
+  CHECK(f.id == "batch-size-assert");
+  CHECK_FALSE(f.initiatingRank);
+  REQUIRE(f.rankScope);
+  CHECK(*f.rankScope == RankScope::All);
+  CHECK(f.scopeRanks == std::vector<int>{0, 1});
+  CHECK(r.toJson()["findings"][0]["rankScope"] == "all");
+  CHECK(r.markdown().find("**Rank:** every rank") != std::string::npos);
+  CHECK(r.verdict.find("every rank") != std::string::npos);
+  const auto diagnostics = toDiagnostics(r, "train.log");
+  REQUIRE_FALSE(diagnostics.empty());
+  CHECK(diagnostics[0].message.find("every rank") != std::string::npos);
+}
+
+TEST_CASE("a checkpoint shape mismatch fails on every rank") {
+  const LogReport r = analyzeText(
+      "[rank2]: RuntimeError: Error(s) in loading state_dict for GPT:\n"
+      "[rank2]: \tsize mismatch for lm_head.weight: copying a param with shape torch.Size([32000, 4096]) from "
+      "checkpoint, the shape in current model is torch.Size([32001, 4096]).\n");
+  const LogFinding& f = initiating(r);
+  CHECK(f.id == "checkpoint-size-mismatch");
+  REQUIRE(f.rankScope);
+  CHECK(*f.rankScope == RankScope::All);
+  CHECK_FALSE(f.initiatingRank);
+}
+
+TEST_CASE("the same exception on two ranks without timestamps: no single initiator") {
+  const LogReport r = analyzeText(
+      "[rank3]: Traceback (most recent call last):\n"
+      "[rank3]:   File \"/opt/data.py\", line 41, in __getitem__\n"
+      "[rank3]: KeyError: 'input_ids'\n"
+      "[rank5]: Traceback (most recent call last):\n"
+      "[rank5]:   File \"/opt/data.py\", line 41, in __getitem__\n"
+      "[rank5]: KeyError: 'input_ids'\n");
+  const LogFinding& f = initiating(r);
+  CHECK(f.id == "python-exception");
+  CHECK_FALSE(f.initiatingRank);
+  REQUIRE(f.rankScope);
+  CHECK(*f.rankScope == RankScope::Unknown);
+  CHECK(f.scopeRanks == std::vector<int>{3, 5});
+  CHECK(r.toJson()["findings"][0]["rankScope"] == "unknown");
+  CHECK(r.markdown().find("unknown (ranks 3, 5 report it)") != std::string::npos);
+}
+
+TEST_CASE("the same exception on two ranks, ordered by timestamps: the earlier one") {
+  const LogReport r = analyzeText(
+      "2024-11-20 14:37:16 [rank5]: Traceback (most recent call last):\n"
+      "2024-11-20 14:37:16 [rank5]:   File \"/opt/data.py\", line 41, in __getitem__\n"
+      "2024-11-20 14:37:16 [rank5]: KeyError: 'input_ids'\n"
+      "2024-11-20 14:37:19 [rank3]: Traceback (most recent call last):\n"
+      "2024-11-20 14:37:19 [rank3]:   File \"/opt/data.py\", line 41, in __getitem__\n"
+      "2024-11-20 14:37:19 [rank3]: KeyError: 'input_ids'\n");
+  const LogFinding& f = initiating(r);
+  REQUIRE(f.initiatingRank);
+  CHECK(*f.initiatingRank == 5);
+  REQUIRE(f.rankScope);
+  CHECK(*f.rankScope == RankScope::One);
+  CHECK(f.rankReason.find("rank evidence: torch-rank") != std::string::npos);
+}
+
+TEST_CASE("torchrun's root cause with exit code 1 and no other failures names the rank") {
+  const std::string summary =
+      "Traceback (most recent call last):\n"
+      "  File \"/opt/train.py\", line 12, in <module>\n"
+      "ValueError: tokenizer has no pad token\n"
+      "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+      "============================================================\n"
+      "train.py FAILED\n"
+      "------------------------------------------------------------\n"
+      "Failures:\n"
+      "  <NO_OTHER_FAILURES>\n"
+      "------------------------------------------------------------\n"
+      "Root Cause (first observed failure):\n"
+      "[0]:\n"
+      "  time      : 2024-11-20_14:37:16\n"
+      "  host      : node-1\n"
+      "  rank      : 6 (local_rank: 2)\n"
+      "  exitcode  : CODE (pid: 3431)\n"
+      "  error_file: <N/A>\n"
+      "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
+      "============================================================\n";
+  auto withCode = [&](const std::string& code) {
+    std::string text = summary;
+    text.replace(text.find("CODE"), 4, code);
+    return analyzeText(text);
+  };
+  const LogReport r = withCode("1");
+  const LogFinding& f = initiating(r);
+  REQUIRE(f.initiatingRank);
+  CHECK(*f.initiatingRank == 6);
+  CHECK(f.rankReason.find("torchrun root cause") != std::string::npos);
+  // A signal in the root-cause entry is often sent after another rank failed: no rank from it.
+  const LogReport killed = withCode("-6");
+  CHECK_FALSE(initiating(killed).initiatingRank);
+}
+
+TEST_CASE("a single-process launch is rank 0") {
+  const LogReport r = analyzeText(
+      "[2024-11-20 14:37:00,000] [INFO] [launch.py:163:main] dist_world_size=1\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/opt/train.py\", line 12, in <module>\n"
+      "KeyError: 'labels'\n");
+  const LogFinding& f = initiating(r);
+  REQUIRE(f.initiatingRank);
+  CHECK(*f.initiatingRank == 0);
+  CHECK(*f.rankScope == RankScope::One);
+}
+
+TEST_CASE("a local rank on a multi-node job is not a global rank") {
+  const LogReport r = analyzeText(
+      "node-1: [default1]:Traceback (most recent call last):\n"
+      "node-1: [default1]:  File \"/opt/train.py\", line 12, in <module>\n"
+      "node-1: [default1]:KeyError: 'labels'\n"
+      "node-2: [default0]:some progress line\n");
+  const LogFinding& f = initiating(r);
+  CHECK_FALSE(f.initiatingRank);
+  CHECK(f.rankReason.find("not a global rank") != std::string::npos);
+}
+
+TEST_CASE("NCCL WARN lines take the rank their process's Init line maps") {
+  const LogReport r = analyzeText(
+      "gpu-a:2051:2051 [1] NCCL INFO comm 0x5573 rank 9 nranks 16 cudaDev 1 busId 20000 - Init COMPLETE\n"
+      "gpu-a:2051:2051 [1] NCCL INFO comm 0x6621 rank 1 nranks 2 cudaDev 1 busId 20000 - Init COMPLETE\n"
+      "gpu-a:2051:2301 [1] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error\n"
+      "gpu-a:2051:2301 [1] NCCL INFO transport/net.cc:1084 -> 6\n"
+      "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1275, unhandled system error, NCCL version 2.18.1\n"
+      "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n");
+  bool mapped = false;
+  for (const auto& row : r.timeline)
+    if (row.rank && *row.rank == 9 && row.host == "gpu-a") mapped = true;
+  CHECK(mapped);
+  for (int rank : r.ranksSeen) CHECK(rank != 1);  // the device index and the sub-group rank are not ranks
+}
+
+TEST_CASE("torchrun's agent names the first failed worker on one node") {
+  const std::string text =
+      "[2024-05-08 08:47:30,100] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 5937 closing "
+      "signal SIGTERM\n"
+      "[2024-05-08 08:47:31,877] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) "
+      "local_rank: 2 (pid: 5939) of binary: /usr/bin/python\n";
+  const LogReport r = analyzeText(text);
+  const LogFinding& f = initiating(r);
+  CHECK(f.id == "worker-exit");
+  REQUIRE(f.initiatingRank);
+  CHECK(*f.initiatingRank == 2);
+  CHECK(f.rankReason.find("torchrun agent exit") != std::string::npos);
+  // SIGTERM from the agent is what the other workers get: never the first failure.
+  const LogReport sigterm = analyzeText(
+      "E0217 16:43:29.165000 355419 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -15) "
+      "local_rank: 1 (pid: 355716) of binary: /usr/bin/python3.11\n");
+  CHECK_FALSE(sigterm.initiatingFinding());
+}
+
+TEST_CASE("the DeepSpeed launcher killing one subprocess means one worker: rank 0") {
+  const LogReport r = analyzeText(
+      "> torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 978.00 MiB (GPU 0; 4.00 GiB total)\n"
+      "> [2023-07-04 17:31:27,755] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 953850\n"
+      "> [2023-07-04 17:31:27,755] [ERROR] [launch.py:321:sigkill_handler] ['python', '-u', 'x.py', '--local_rank=0'] "
+      "exits with return code = 1\n");
+  const LogFinding& f = initiating(r);
+  CHECK(f.id == "cuda-oom");
+  REQUIRE(f.initiatingRank);
+  CHECK(*f.initiatingRank == 0);
+  const LogReport two = analyzeText(
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 978.00 MiB (GPU 0; 4.00 GiB total)\n"
+      "[2023-07-04 17:31:27,755] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 953850\n"
+      "[2023-07-04 17:31:27,755] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 953851\n");
+  CHECK_FALSE(initiating(two).initiatingRank);
+}
+
+TEST_CASE("timeouts from several process groups are not read as a desync") {
+  auto line = [](int rank, int seq) {
+    return fmt::format("[rank{0}]:[E501 01:02:03.123456 ProcessGroupNCCL.cpp:607] [Rank {0}] Watchdog caught "
+                       "collective operation timeout: WorkNCCL(SeqNum={1}, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+                       "Timeout(ms)=600000) ran for 600001 milliseconds before timing out.\n",
+                       rank, seq);
+  };
+  const LogReport r = analyzeText(line(0, 96117) + line(0, 96125) + line(7, 64088));
+  CHECK_FALSE(findingById(r, "nccl-desync"));
+  const LogFinding* t = findingById(r, "nccl-watchdog-timeout");
+  REQUIRE(t);
+  CHECK(t->mechanism.find("more than one process group") != std::string::npos);
+  // one group each: still a desync with the odd rank
+  const LogReport skew = analyzeText(line(0, 96117) + line(1, 96117) + line(7, 64088));
+  CHECK(findingById(skew, "nccl-desync"));
+}
+
+TEST_CASE("torchrun's summary with several workers exiting with 1: no single initiator") {
+  auto entry = [](int index, int rank) {
+    return fmt::format("[{0}]:\n  time      : 2024-08-13_13:16:55\n  host      : node-5\n  rank      : {1} (local_rank: "
+                       "{1})\n  exitcode  : 1 (pid: 1708{1})\n  error_file: <N/A>\n",
+                       index, rank);
+  };
+  // the paste starts inside the list of failures, below its header
+  const std::string text = entry(5, 6) + entry(6, 7) +
+                           "------------------------------------------------------------\n"
+                           "Root Cause (first observed failure):\n" +
+                           entry(0, 1) + "============================================================\n";
+  const LogReport r = analyzeText(text);
+  const LogFinding& f = initiating(r);
+  CHECK(f.id == "worker-exit");
+  CHECK_FALSE(f.initiatingRank);
+  REQUIRE(f.rankScope);
+  CHECK(*f.rankScope == RankScope::Unknown);
+  CHECK(f.scopeRanks == std::vector<int>{1, 6, 7});
+}
+
+TEST_CASE("a pydantic v2 field error without its header is a validation error on every rank") {
+  const LogReport r = analyzeText(
+      "[rank3]:   Input should be a valid integer, got a number with a fractional part [type=int_from_float, "
+      "input_value=15099494.4, input_type=float]\n");
+  const LogFinding& f = initiating(r);
+  CHECK(f.id == "config-validation-error");
+  REQUIRE(f.rankScope);
+  CHECK(*f.rankScope == RankScope::All);
+  // v1's wording is too plain to stand alone
+  CHECK(analyzeText("  value is not a valid integer (type=type_error.integer)\n").findings.empty());
+}

@@ -24,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -183,6 +184,7 @@ class Server {
   protocol::ClientCapabilities caps_;
   analysis::Settings initOptions_;   // from initializationOptions, as sent
   std::vector<std::string> initProblems_;  // wrong values in initializationOptions, shown after initialized
+  std::set<std::string> projectErrorsShown_;  // [tool.dsls] errors already shown with window/showMessage
   analysis::Settings initSettings_;  // initOptions_ (the pins are read per document, nearest first)
   analysis::Settings settings_;      // effective: initSettings_ overlaid by workspace/configuration
   Json clientSettings_;              // the last `dsls` settings section the client sent

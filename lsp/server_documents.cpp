@@ -107,11 +107,17 @@ void Server::startAnalysis(const std::string& uri) {
   boost::asio::post(pool_, [this, uri, generation, language = od->doc->languageId(), text = od->doc->text(),
                             settings = settings_, roots = workspaceRoots_]() mutable {
     std::shared_ptr<const analysis::DocumentAnalysis> result;
+    std::vector<std::string> projectErrors;
     try {
       // The [tool.dsls] section of the nearest pyproject.toml applies under the editor's settings,
       // and the nearest pin from the file's folder up to the workspace root, as `dsls check` reads them.
-      if (auto path = protocol::uriToPath(uri)) settings = workspace::settingsForFile(*path, settings, roots);
-      else workspace::detectWorkspaceVersions(roots, settings);
+      if (auto path = protocol::uriToPath(uri)) {
+        workspace::ResolvedSettings resolved = workspace::resolveSettings(*path, settings, {}, true, roots);
+        settings = std::move(resolved.settings);
+        projectErrors = std::move(resolved.errors);
+      } else {
+        workspace::detectWorkspaceVersions(roots, settings);
+      }
       result = analysis::analyzeDocument(uri, language, std::move(text), settings);
     } catch (const std::exception& e) {
       log_.error("analysis of {} failed: {}", uri, e.what());
@@ -119,7 +125,12 @@ void Server::startAnalysis(const std::string& uri) {
       empty->name = uri;
       result = empty;
     }
-    boost::asio::post(strand_, [this, uri, generation, result] { analysisDone(uri, generation, result); });
+    boost::asio::post(strand_, [this, uri, generation, result, projectErrors = std::move(projectErrors)] {
+      // `dsls check` stops on these (exit 2); the editor says so once per message and goes on.
+      for (const auto& e : projectErrors)
+        if (projectErrorsShown_.insert(e).second) showWarning(e);
+      analysisDone(uri, generation, result);
+    });
   });
 }
 

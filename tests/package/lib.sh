@@ -24,3 +24,19 @@ export -f zip_read  # the checks run it in child shells
 vscode_platform() {  # VS Code's name for this machine's platform
   case $(uname -m) in x86_64) echo linux-x64 ;; aarch64) echo linux-arm64 ;; *) uname -m ;; esac
 }
+# Runs `CMD... check --format json --no-log-report EXAMPLES` and checks the exit status (1:
+# findings) and that the report holds every code given. Usage: check_example "code ..." CMD... EXAMPLES
+check_example() {
+  local want=$1; shift
+  local report=$work/check.json status codes code
+  set +e
+  "${@:1:$#-1}" check --format json --no-log-report "${@: -1}" > "$report"
+  status=$?
+  set -e
+  check "dsls check exits 1 on the example's findings" test "$status" = 1
+  codes=" $(python3 "$here/finding_codes.py" "$report") "
+  echo "codes:$codes"
+  for code in $want; do
+    check "it reports $code" test "${codes/ $code /}" != "$codes"
+  done
+}

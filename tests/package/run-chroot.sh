@@ -17,30 +17,7 @@ root=$work/root
 rm -rf "$root" && mkdir -p "$root"
 cp "$binary" "$root/dsls"
 cp -r "$examples" "$root/examples"
-set +e
-chroot "$root" /dsls check --format json --no-log-report /examples > "$work/check.json"
-status=$?
-set -e
-check "dsls check exits 1 on the example's findings" test "$status" = 1
-reports_race_and_oom() {
-  local codes
-  codes=$(python3 "$here/finding_codes.py" "$1")
-  echo "codes: $codes"
-  [[ " $codes " == *" overlap-comm-race "* && " $codes " == *" log-cuda-oom "* ]]
-}
-check "it reports the race and the OOM" reports_race_and_oom "$work/check.json"
-python3 - "$root" > "$work/session.txt" <<'PY'
-import json, subprocess, sys
-def frame(obj):
-    body = json.dumps(obj).encode()
-    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
-session = (frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None, "capabilities": {}}})
-           + frame({"jsonrpc": "2.0", "method": "initialized", "params": {}})
-           + frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
-           + frame({"jsonrpc": "2.0", "method": "exit"}))
-done = subprocess.run(["chroot", sys.argv[1], "/dsls", "--stdio"], input=session, capture_output=True, timeout=30)
-print(done.returncode)
-print(done.stdout.decode(errors="replace"))
-PY
-check "the server answers initialize and exits 0 on exit" bash -c "head -1 '$work/session.txt' | grep -qx 0 && grep -q '\"serverInfo\"' '$work/session.txt'"
+check_example "overlap-comm-race log-cuda-oom" chroot "$root" /dsls /examples
+python3 "$here/lsp_session.py" chroot "$root" /dsls --stdio > "$work/session.txt"
+check "the server answers initialize and exits 0 on exit" bash -c "head -1 '$work/session.txt' | grep -qx 0 && tail -1 '$work/session.txt' | grep -q '\"name\": \"dsls\"'"
 finish

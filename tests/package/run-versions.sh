@@ -10,18 +10,8 @@ need_dist "$dist"
 mkdir -p "$work"
 binary=$(one "$dist/dsls-$version-linux-$(uname -m)")
 check "dsls --version" bash -c "[[ \$('$binary' --version) == 'dsls $version' ]]"
-python3 - "$binary" > "$work/server-version.txt" <<'PY'
-import json, subprocess, sys
-def frame(obj):
-    body = json.dumps(obj).encode()
-    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
-session = (frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None, "capabilities": {}}})
-           + frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}) + frame({"jsonrpc": "2.0", "method": "exit"}))
-out = subprocess.run([sys.argv[1], "--stdio"], input=session, capture_output=True, timeout=30).stdout
-header, _, rest = out.partition(b"\r\n\r\n")
-length = int(header.split(b":")[1])
-print(json.loads(rest[:length])["result"]["serverInfo"]["version"])
-PY
+python3 "$here/lsp_session.py" "$binary" --stdio | tail -1 |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])' > "$work/server-version.txt"
 check "serverInfo.version" bash -c "[[ \$(cat '$work/server-version.txt') == '$version' ]]"
 wheel=$(one "$dist/dsls-$version-py3-none-manylinux_2_17_$(uname -m).whl")
 check "the wheel's METADATA" bash -c "zip_read '$wheel' 'dsls-$version.dist-info/METADATA' | grep -qx 'Version: $version'"

@@ -30,6 +30,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lsp_client import LspClient, now, path_uri  # noqa: E402
+from report_sections import write_section  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIG_FIXTURE = os.path.join(HERE, "fixtures", "bench_ds_config.json")
@@ -259,20 +260,6 @@ def render_comparison(before, after):
     return "\n".join(lines) + "\n"
 
 
-def write_section(doc_path, section):
-    """Replaces this benchmark's section of the report, or adds it before "## Reproducing"."""
-    text = open(doc_path, encoding="utf-8").read() if os.path.exists(doc_path) else "# Benchmarks\n\n"
-    start = text.find(SECTION + "\n")
-    if start >= 0:
-        end = text.find("\n## ", start + len(SECTION))
-        text = text[:start] + section + (text[end + 1:] if end >= 0 else "")
-    else:
-        at = text.find("## Reproducing")
-        text = text[:at] + section + "\n" + text[at:] if at >= 0 else text.rstrip("\n") + "\n\n" + section
-    with open(doc_path, "w", encoding="utf-8") as f:
-        f.write(text)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dsls", required=True)
@@ -308,7 +295,7 @@ def main():
         with open(args.out, "w") as f:
             json.dump(results, f, indent=2)
     if args.doc:
-        write_section(args.doc, section)
+        write_section(args.doc, SECTION, section)
     print(section)
 
 

@@ -50,4 +50,11 @@ echo "bench: large documents" >&2
 python3 tests/bench/bigdoc_bench.py --dsls "$build/lsp/dsls" --workdir "$build/bench-bigdocs" --runs "$big_runs" \
   --microbench "$build/tests/bench/dsls_microbench" --out "$out/bigdocs.json" --doc "$report" \
   --command "tests/bench/run.sh (or tests/bench/bigdoc_bench.py alone)"
+echo "bench: the static binary" >&2
+cmake -S . -B "$build-static" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDSLS_STATIC=ON -DDSLS_BUILD_TESTS=OFF >/dev/null
+cmake --build "$build-static" -j"$(nproc)" --target dsls
+binary_runs=21
+$quick && binary_runs=3
+python3 tests/bench/binary_bench.py --static "$build-static/lsp/dsls" --dynamic "$build/lsp/dsls" \
+  --workdir "$out/binary" --runs "$binary_runs" --doc "$report" --command "tests/bench/run.sh (or tests/bench/binary_bench.py alone)"
 echo "bench: wrote $report" >&2

@@ -389,6 +389,7 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   handleContinuations(s, c, message, !s.matches.empty());
   scanMetrics(s, c, message);
   if (exception && !failureMatched) handleGenericException(s, c, *exception);
+  joinWrappedLine(s, c, !s.matches.empty());
 
   StreamState& st = s.streams[si];
   const std::string_view trimmed = text::trim(message);

@@ -93,3 +93,36 @@ TEST_CASE("near misses: text about these failures that reports none") {
     CHECK(r.findings.empty());
   }
 }
+
+TEST_CASE("dolly#139: a full disk under torch.save is a checkpoint write failure; elsewhere a plain exception") {
+  const std::string save =
+      "Traceback (most recent call last):\n"
+      "  File \"/opt/conda/lib/python3.7/site-packages/torch/serialization.py\", line 379, in save\n"
+      "    _save(obj, opened_zipfile, pickle_module, pickle_protocol)\n"
+      "OSError: [Errno 28] No space left on device\n";
+  const LogReport r = analyzeText(save);
+  INFO(findingIds(r));
+  CHECK(findingById(r, "checkpoint-write-failed"));
+  CHECK_FALSE(findingById(r, "python-exception"));
+  // Near miss: the same error from a dataset cache write is not a checkpoint failure.
+  const std::string cache =
+      "Traceback (most recent call last):\n"
+      "  File \"/opt/conda/lib/python3.10/site-packages/datasets/arrow_writer.py\", line 580, in write_batch\n"
+      "    self.stream.write(batch)\n"
+      "OSError: [Errno 28] No space left on device\n";
+  const LogReport near = analyzeText(cache);
+  INFO(findingIds(near));
+  CHECK_FALSE(findingById(near, "checkpoint-write-failed"));
+  CHECK(findingById(near, "python-exception"));
+}
+
+TEST_CASE("Megatron-DeepSpeed#396: iteration lines with 'grad norm: nan' are a NaN gradient norm") {
+  const std::string line =
+      " iteration     5426/  250000 | consumed samples:        43408 | learning rate: 2.999E-04 | global batch size:     "
+      "8 | loss scale: 1.0 | grad norm: nan | actual seqlen:  2048 | number of skipped iterations:   0 |\n";
+  CHECK(findingById(analyzeText(line + line), "nan-grad-norm"));
+  // Near miss: a finite norm.
+  std::string finite = line;
+  finite.replace(finite.find("grad norm: nan"), 14, "grad norm: 1.2");
+  CHECK_FALSE(findingById(analyzeText(finite + finite), "nan-grad-norm"));
+}

@@ -126,3 +126,20 @@ TEST_CASE("Megatron-DeepSpeed#396: iteration lines with 'grad norm: nan' are a N
   finite.replace(finite.find("grad norm: nan"), 14, "grad norm: 1.2");
   CHECK_FALSE(findingById(analyzeText(finite + finite), "nan-grad-norm"));
 }
+
+TEST_CASE("ChatGLM-Tuning#258: a paste that starts inside a traceback, its header cut off") {
+  const std::string frames =
+      "File \"/checkpoint/binary/train_package/finetune.py\", line 125, in <module>\n"
+      "    main()\n"
+      "  File \"/root/.local/lib/python3.8/site-packages/transformers/trainer.py\", line 1633, in train\n"
+      "    return inner_training_loop(\n"
+      "  File \"/checkpoint/binary/train_package/finetune.py\", line 28, in data_collator\n"
+      "    seq_len = feature[\"seq_len\"]\n"
+      "KeyError: 'seq_len'\n";
+  const LogReport r = analyzeText(frames);
+  INFO(findingIds(r));
+  CHECK(findingById(r, "python-exception"));
+  // Near miss: a frame line later in a text, with no traceback around it, starts nothing.
+  CHECK_FALSE(findingById(analyzeText("step 1 done\n" + frames.substr(frames.find("  File \"/checkpoint", 10))),
+                          "python-exception"));
+}

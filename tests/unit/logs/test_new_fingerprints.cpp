@@ -104,6 +104,12 @@ TEST_CASE("dolly#139: a full disk under torch.save is a checkpoint write failure
   INFO(findingIds(r));
   CHECK(findingById(r, "checkpoint-write-failed"));
   CHECK_FALSE(findingById(r, "python-exception"));
+  // The excerpt as Metaflow printed it: every line behind its task prefix.
+  std::string metaflow;
+  for (std::size_t at = 0, nl; (nl = save.find('\n', at)) != std::string::npos; at = nl + 1)
+    metaflow += "2023-04-29 06:01:12.977 [177/train/578 (pid 28936)] [09c561ee-a44c-4795-967c-7183a83b3160] " +
+                save.substr(at, nl + 1 - at);
+  CHECK(findingById(analyzeText(metaflow), "checkpoint-write-failed"));
   // Near miss: the same error from a dataset cache write is not a checkpoint failure.
   const std::string cache =
       "Traceback (most recent call last):\n"

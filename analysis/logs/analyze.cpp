@@ -3,8 +3,6 @@
 #include <cstring>
 #include <vector>
 
-#include "analysis/logs/fingerprints.h"
-#include "analysis/logs/line_prefix.h"
 
 namespace dsls::logs {
 namespace {
@@ -91,33 +89,6 @@ LogReport analyzeStream(std::istream& in, const AnalyzerOptions& options) {
   }
   splitter.finish();
   return analyzer.finish();
-}
-
-bool looksLikeTrainingLog(std::string_view head) {
-  head = head.substr(0, std::size_t{64} << 10);
-  const FingerprintMatcher& matcher = FingerprintMatcher::shared();
-  std::vector<FpMatch> matches;
-  bool found = false;
-  LineSplitter splitter(
-      [&](std::string_view line, std::size_t) {
-        if (found) return;
-        const PrefixView pv = parsePrefixView(line);
-        // A rank prefix, the DeepSpeed logger's "[file.py:line:function]", a c10d
-        // glog line, or an NCCL debug line.
-        if (pv.rank || pv.localRank || pv.cudaDevice) found = true;
-        else if (pv.hadLoggerPrefix && !pv.timestamp.empty() && pv.source.find(".py:") != std::string_view::npos)
-          found = true;
-        else if (pv.source.find("ProcessGroupNCCL") != std::string_view::npos)
-          found = true;
-        else if (matcher.match(pv.message, matches))
-          found = true;
-        else if (pv.message.find("'grad_norm': ") != std::string_view::npos)
-          found = true;
-      },
-      4096);
-  splitter.feed(head);
-  splitter.finish();
-  return found;
 }
 
 }  // namespace dsls::logs

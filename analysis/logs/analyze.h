@@ -17,7 +17,8 @@ namespace dsls::logs {
 LogReport analyzeText(std::string_view text, const AnalyzerOptions& options = {});
 LogReport analyzeStream(std::istream& in, const AnalyzerOptions& options = {});
 
-// True when the first ~64 KB contain a known fingerprint or a rank/launcher/logger prefix.
+// True when the first ~64 KB contain a rank/launcher/logger prefix, a known fingerprint, or a
+// failure the log analysis finds there (a Python exception only with training-stack frames).
 bool looksLikeTrainingLog(std::string_view head);
 
 // Splits bytes into lines at "\n", "\r\n" or a lone "\r" (the terminators LSP

@@ -65,6 +65,9 @@ void addTimelineEvent(State& s, std::size_t stream, const Evidence& ev, Timeline
 bool handleFingerprint(State& s, const LineContext& c, const FpMatch& m, const std::vector<FpMatch>& all);
 void handleContinuations(State& s, const LineContext& c, std::string_view message, bool matched);
 void scanMetrics(State& s, const LineContext& c, std::string_view message);
+// Hard-wrapped lines: a line cut inside a fingerprint, continued on the next line without
+// its prefix, is matched joined when neither piece matches alone.
+void joinWrappedLine(State& s, const LineContext& c, bool lineMatched);
 void stepTorchrunSummary(State& s, const LineContext& c, std::string_view message);
 bool startsTorchrunEntry(std::string_view message);
 void finishTorchrunEntry(State& s);

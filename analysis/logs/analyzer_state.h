@@ -151,6 +151,13 @@ struct NumericsState {
   std::optional<long long> lastStep, lastSkipped;
 };
 
+// A line that matched nothing and is long enough to have been cut at a terminal width.
+struct WrapCandidate {
+  bool pending = false;
+  std::string raw, clean;
+  std::size_t lineNo = 0, offset = 0, stream = 0;
+};
+
 struct LogAnalyzer::State {
   AnalyzerOptions options;
   const FingerprintMatcher& matcher = FingerprintMatcher::shared();
@@ -161,6 +168,7 @@ struct LogAnalyzer::State {
   std::optional<double> lineTime;  // the current line's own timestamp
   std::string ansiScratch;
   std::vector<FpMatch> matches;
+  WrapCandidate wrap;
 
   std::vector<StreamState> streams;
   std::unordered_map<std::string, std::size_t> streamIndex;

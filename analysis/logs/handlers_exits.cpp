@@ -53,6 +53,14 @@ bool onCpuAllocFail(const Hit& hit) {
   return true;
 }
 
+bool onRayMemoryMonitor(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::HostOom);
+  if (a && a->total == 1)
+    addDetail(a, "Ray's memory monitor killed a worker because the node ran low on host memory (the threshold is "
+                 "RAY_memory_usage_threshold).");
+  return true;
+}
+
 bool onLauncherExit(const Hit& hit) {
   const long long code = toInt(hit.group("code"), 0);
   recordExit(hit.s, hit.c, exitSeen(hit, ExitSource::Launcher, code));

@@ -3,6 +3,8 @@
 // could not be written.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "analysis/logs/fingerprint_handlers.h"
 #include "analysis/logs/text_util.h"
 
@@ -59,6 +61,19 @@ bool onCkptWriteFailed(const Hit& hit) {
   Accumulator* a = recordHere(hit, FailureId::CheckpointWriteFailed);
   if (a && a->total == 1)
     addDetail(a, "torch.save stopped at `" + text::sanitize(hit.group("entry"), 120) + "` of the checkpoint file.");
+  return true;
+}
+
+// "[Errno 28] No space left on device" ending a traceback through torch.save (serialization.py).
+bool onDiskFull(const Hit& hit) {
+  if (!hit.c.exceptionLine || !hit.c.frames) return false;
+  const auto& frames = *hit.c.frames;
+  const bool inSave = std::any_of(frames.begin(), frames.end(), [](const std::string& f) {
+    return f.find("serialization.py") != std::string::npos && f.find("save") != std::string::npos;
+  });
+  if (!inSave) return false;
+  Accumulator* a = recordHere(hit, FailureId::CheckpointWriteFailed);
+  if (a && a->total == 1) addDetail(a, "torch.save stopped: the disk is full (errno 28).");
   return true;
 }
 

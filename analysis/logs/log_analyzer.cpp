@@ -251,7 +251,9 @@ std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, s
                                                bool loggerLine) {
   StreamState& st = s.streams[c.stream];
   if (!loggerLine && stepRichBox(st, c, message)) return std::nullopt;
-  if (!loggerLine && tb::isTracebackStart(message)) {
+  // A paste that starts inside a traceback, its header cut off, starts with a frame line.
+  const bool headless = !loggerLine && !st.inTraceback && st.lineCount == 1 && tb::parseFrame(message);
+  if (headless || (!loggerLine && tb::isTracebackStart(message))) {
     // A second header before an exception line is usually interleaved output of
     // several processes without prefixes: restart rather than report.
     st.inTraceback = true;
@@ -260,7 +262,7 @@ std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, s
     st.phase = 0;
     st.lastFrames.clear();
     st.interruptions = 0;
-    return std::nullopt;
+    if (!headless) return std::nullopt;
   }
   if (!st.inTraceback) return std::nullopt;
   if (loggerLine) {
@@ -268,7 +270,7 @@ std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, s
     return std::nullopt;
   }
   if (message.empty()) return std::nullopt;
-  if (message[0] == ' ' || message[0] == '\t') {
+  if (message[0] == ' ' || message[0] == '\t' || headless) {
     if (auto frame = tb::parseFrame(message)) {
       ++st.frames;
       st.phase |= tb::phaseOf(*frame);
@@ -389,6 +391,7 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   handleContinuations(s, c, message, !s.matches.empty());
   scanMetrics(s, c, message);
   if (exception && !failureMatched) handleGenericException(s, c, *exception);
+  joinWrappedLine(s, c, !s.matches.empty());
 
   StreamState& st = s.streams[si];
   const std::string_view trimmed = text::trim(message);

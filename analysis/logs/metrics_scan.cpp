@@ -84,12 +84,15 @@ void resetRun(MetricRun& run) {
 
 void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
   const bool hasLoss = msg.find("loss") != std::string_view::npos;
-  const bool hasGradNorm = msg.find("grad_norm") != std::string_view::npos;
+  // HF Trainer dicts print "grad_norm", Megatron's iteration lines "grad norm: ... |".
+  const bool hasGradNorm = msg.find("grad_norm") != std::string_view::npos || msg.find("grad norm") != std::string_view::npos;
   if (hasLoss || hasGradNorm) {
     NumericsState& n = s.numerics;
     bool metric = false;
     if (hasGradNorm) {
-      if (auto g = metricValue(msg, "grad_norm")) {
+      auto g = metricValue(msg, "grad_norm");
+      if (!g) g = metricValue(msg, "grad norm");
+      if (g) {
         metric = true;
         if (g->kind != ValueKind::Finite) record(s, FailureId::NanGradNorm, occurrenceOf(c, false));
         // The square root of 2 printed with full precision, repeated: not a real norm.

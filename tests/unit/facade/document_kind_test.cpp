@@ -123,3 +123,50 @@ TEST_CASE("every corpus config is detected, by content alone too") {
 }
 
 TEST_SUITE_END();
+
+// Which text is a training log: lines copied from the real-log corpus (tests/fixtures/logs/real)
+// that carry no rank or launcher prefix, each read as a log by what the log analysis finds.
+TEST_CASE("a log is recognised by a failure the log analysis finds, not only by a prefix") {
+  // vlmr1-289: one torch c10d line, nothing else.
+  CHECK(kindOf("run.log", "RuntimeError: The server socket has failed to listen on any local network address. port: "
+                          "29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use.\n") ==
+        DocumentKind::Log);
+  // ds1734: the batch-size assertion as older DeepSpeed printed it.
+  CHECK(kindOf("out.txt", "train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size2 != "
+                          "1 * 1 * 1\n") == DocumentKind::Log);
+  // megatron-deepspeed 396: iteration lines with "grad norm: nan".
+  std::string iterations;
+  for (int i = 0; i < 3; ++i)
+    iterations += " iteration     542" + std::to_string(6 + i) +
+                  "/  250000 | consumed samples:        43408 | learning rate: 2.999E-04 | global batch size:     8 | "
+                  "loss scale: 1.0 | grad norm: nan | actual seqlen:  2048 | number of skipped iterations:   0 |\n";
+  CHECK(kindOf("train.out", iterations) == DocumentKind::Log);
+  // dolly 139: a Metaflow task prefix, then torch.save failing.
+  const std::string metaflow = "2023-04-29 06:01:12.977 [177/train/578 (pid 28936)] [09c561ee-a44c-4795-967c] ";
+  CHECK(kindOf("stdout.log", metaflow + "Traceback (most recent call last):\n" + metaflow +
+                                 "  File \"/opt/conda/lib/python3.7/site-packages/torch/serialization.py\", line 379, "
+                                 "in save\n" +
+                                 metaflow + "OSError: [Errno 28] No space left on device\n") == DocumentKind::Log);
+}
+
+TEST_CASE("a bare Python traceback is a training log only when its frames run through a training stack") {
+  // chatglm-tuning 258: a KeyError in a data collator, called from the HF Trainer.
+  const std::string trainer =
+      "  File \"/root/.local/lib/python3.8/site-packages/transformers/trainer.py\", line 1633, in train\n"
+      "    return inner_training_loop(\n"
+      "  File \"/checkpoint/binary/train_package/finetune.py\", line 28, in data_collator\n"
+      "    seq_len = feature[\"seq_len\"]\n"
+      "KeyError: 'seq_len'\n";
+  CHECK(kindOf("train.log", "Traceback (most recent call last):\n" + trainer) == DocumentKind::Log);
+  // The same exception from a script of one's own is no training log.
+  CHECK(kindOf("train.log", "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n"
+                            "    seq_len = feature[\"seq_len\"]\nKeyError: 'seq_len'\n") == DocumentKind::Other);
+}
+
+TEST_CASE("text that is no training log stays Other") {
+  CHECK(kindOf("notes.txt", "# Fine-tuning\n\nRun `deepspeed train.py --deepspeed ds_config.json`.\nSee the "
+                            "torch/ and deepspeed/ folders for the code.\n") == DocumentKind::Other);
+  CHECK(kindOf("requirements.txt", "deepspeed==0.14.0\ntorch>=2.1\ntransformers\n") == DocumentKind::Other);
+  CHECK(kindOf("list.txt", "Shopping list\nmilk\neggs\n") == DocumentKind::Other);
+  CHECK(kindOf("empty.log", "") == DocumentKind::Other);
+}

@@ -57,6 +57,8 @@ TEST_CASE("each fingerprint kind has a matching sample line") {
       {Fp::NcclError, "RuntimeError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1169, unhandled system error, NCCL version 21.2.12"},
       {Fp::NcclError, "ncclSystemError: System call (socket, malloc, munmap, etc) failed."},
       {Fp::PortInUse, "RuntimeError: The server socket has failed to listen on any local network address. The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use)."},
+      {Fp::RayMemoryMonitor, "(ActorModelRayActor pid=8249) Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider provisioning more memory on this node or reducing task parallelism by requesting more CPUs per task."},
+      {Fp::PortInUse, "RuntimeError: The server socket has failed to listen on any local network address. port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use."},
       {Fp::NcclVersion, "NCCL INFO NCCL version 2.18.1+cuda12.1"},
       {Fp::Overflow, "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768"},
       {Fp::Overflow, "[deepscale] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 134217728.0, reducing to 67108864.0"},
@@ -69,12 +71,14 @@ TEST_CASE("each fingerprint kind has a matching sample line") {
       {Fp::CkptDpMismatch, "deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size of 8 but the current world size is 16. Automatic adjustment of ZeRO's optimizer state partitioning with a new world size is not currently supported."},
       {Fp::CkptNoLatest, "Unable to find latest file at /ckpt/latest, if trying to load latest checkpoint please ensure this file exists or pass an explicit checkpoint tag when loading a checkpoint."},
       {Fp::CkptWriteFailed, "RuntimeError: [enforce fail at inline_container.cc:778] . PytorchStreamWriter failed writing file data/0: file write failed"},
+      {Fp::DiskFull, "OSError: [Errno 28] No space left on device"},
       {Fp::PydanticHeader, "pydantic_core._pydantic_core.ValidationError: 5 validation errors for DeepSpeedBF16Config"},
       {Fp::PydanticExtraV1, "zero_hpz_partition_size  extra fields not permitted (type=value_error.extra)"},
       {Fp::PydanticExtraV2, "  Extra inputs are not permitted [type=extra_forbidden, input_value=0, input_type=int]"},
       {Fp::PydanticOtherV2, "  Input should be a valid integer [type=int_type, input_value='x', input_type=str]"},
       {Fp::PydanticOtherV1, "  value is not a valid integer (type=type_error.integer)"},
       {Fp::BatchAssert, "AssertionError: Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size 8 != 2 * 1 * 1"},
+      {Fp::BatchAssert, "train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size2 != 1 * 1 * 1"},
       {Fp::BatchAssert, "AssertionError: Micro batch size per gpu: 0 has to be greater than 0"},
       {Fp::BatchAssert, "AssertionError: Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided"},
       {Fp::HfMismatch, "ValueError: Please correct the following DeepSpeed config values that mismatch TrainingArguments values:"},
@@ -148,7 +152,10 @@ TEST_CASE("ordinary training lines match nothing") {
         "[Rank 0] step=100, skipped=0, lr=[2e-05], mom=[(0.9, 0.999)]", "NCCL INFO Channel 00/02 :    0   1   2   3",
         "Loading checkpoint shards: 100%|██████████| 4/4 [00:10<00:00,  2.50s/it]", "epoch 3: eval accuracy 0.81",
         "RuntimeError is a class name mentioned in prose", "", "    return forward_call(*args, **kwargs)",
-        "time_elapsed 12.3 samples/sec 455.1"}) {
+        "time_elapsed 12.3 samples/sec 455.1",
+        // Ray's memory table and its own memory settings, with no worker killed.
+        "(ActorModelRayActor pid=8249) 8800\t1.18\tray::ReferenceModelRayActor",
+        "(raylet) memory monitor refresh set to 250 ms, usage threshold 0.95"}) {
     INFO(line);
     CHECK(kindsIn(line).empty());
   }

@@ -93,3 +93,59 @@ TEST_CASE("near misses: text about these failures that reports none") {
     CHECK(r.findings.empty());
   }
 }
+
+TEST_CASE("dolly#139: a full disk under torch.save is a checkpoint write failure; elsewhere a plain exception") {
+  const std::string save =
+      "Traceback (most recent call last):\n"
+      "  File \"/opt/conda/lib/python3.7/site-packages/torch/serialization.py\", line 379, in save\n"
+      "    _save(obj, opened_zipfile, pickle_module, pickle_protocol)\n"
+      "OSError: [Errno 28] No space left on device\n";
+  const LogReport r = analyzeText(save);
+  INFO(findingIds(r));
+  CHECK(findingById(r, "checkpoint-write-failed"));
+  CHECK_FALSE(findingById(r, "python-exception"));
+  // The excerpt as Metaflow printed it: every line behind its task prefix.
+  std::string metaflow;
+  for (std::size_t at = 0, nl; (nl = save.find('\n', at)) != std::string::npos; at = nl + 1)
+    metaflow += "2023-04-29 06:01:12.977 [177/train/578 (pid 28936)] [09c561ee-a44c-4795-967c-7183a83b3160] " +
+                save.substr(at, nl + 1 - at);
+  CHECK(findingById(analyzeText(metaflow), "checkpoint-write-failed"));
+  // Near miss: the same error from a dataset cache write is not a checkpoint failure.
+  const std::string cache =
+      "Traceback (most recent call last):\n"
+      "  File \"/opt/conda/lib/python3.10/site-packages/datasets/arrow_writer.py\", line 580, in write_batch\n"
+      "    self.stream.write(batch)\n"
+      "OSError: [Errno 28] No space left on device\n";
+  const LogReport near = analyzeText(cache);
+  INFO(findingIds(near));
+  CHECK_FALSE(findingById(near, "checkpoint-write-failed"));
+  CHECK(findingById(near, "python-exception"));
+}
+
+TEST_CASE("Megatron-DeepSpeed#396: iteration lines with 'grad norm: nan' are a NaN gradient norm") {
+  const std::string line =
+      " iteration     5426/  250000 | consumed samples:        43408 | learning rate: 2.999E-04 | global batch size:     "
+      "8 | loss scale: 1.0 | grad norm: nan | actual seqlen:  2048 | number of skipped iterations:   0 |\n";
+  CHECK(findingById(analyzeText(line + line), "nan-grad-norm"));
+  // Near miss: a finite norm.
+  std::string finite = line;
+  finite.replace(finite.find("grad norm: nan"), 14, "grad norm: 1.2");
+  CHECK_FALSE(findingById(analyzeText(finite + finite), "nan-grad-norm"));
+}
+
+TEST_CASE("ChatGLM-Tuning#258: a paste that starts inside a traceback, its header cut off") {
+  const std::string frames =
+      "File \"/checkpoint/binary/train_package/finetune.py\", line 125, in <module>\n"
+      "    main()\n"
+      "  File \"/root/.local/lib/python3.8/site-packages/transformers/trainer.py\", line 1633, in train\n"
+      "    return inner_training_loop(\n"
+      "  File \"/checkpoint/binary/train_package/finetune.py\", line 28, in data_collator\n"
+      "    seq_len = feature[\"seq_len\"]\n"
+      "KeyError: 'seq_len'\n";
+  const LogReport r = analyzeText(frames);
+  INFO(findingIds(r));
+  CHECK(findingById(r, "python-exception"));
+  // Near miss: a frame line later in a text, with no traceback around it, starts nothing.
+  CHECK_FALSE(findingById(analyzeText("step 1 done\n" + frames.substr(frames.find("  File \"/checkpoint", 10))),
+                          "python-exception"));
+}

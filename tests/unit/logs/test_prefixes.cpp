@@ -132,6 +132,8 @@ TEST_CASE("every prefix family has a fixture that it peels") {
       {"quote", "> [rank1]: RuntimeError: boom"},
       {"line-number", "[1042] [rank1]: RuntimeError: boom"},
       {"ray-actor", "(RayWorker pid=4121, ip=10.0.0.7) [rank1]: RuntimeError: boom"},
+      {"metaflow-task", "2023-04-29 06:01:12.977 [177/train/578 (pid 28936)] [09c561ee-a44c-4795-967c-7183a83b3160] "
+                        "OSError: [Errno 28] No space left on device"},
       {"nccl-debug", "gpu-node-3:2051:2301 [2] NCCL INFO Channel 00/24 : 0 1 2 3"},
       {"pdsh-host", "worker-5: [rank22]: RuntimeError: boom"},
       {"deepspeed-logger", "[2024-02-03 11:48:17,107] [INFO] [launch.py:316:sigkill_handler] Killing subprocess 2"},

@@ -226,6 +226,15 @@ void recordIncompleteTraceback(State& s, std::size_t stream) {
   st.inTraceback = false;
 }
 
+// A traceback begins at this line: frames, phase and the last frames start afresh.
+void startTraceback(StreamState& st, const LineContext& c) {
+  st.inTraceback = true;
+  st.tracebackStart = makeEvidence(c);
+  st.frames = 0;
+  st.phase = 0;
+  st.lastFrames.clear();
+}
+
 // rich's boxed traceback: the box (its top may be cut from a paste) stands for the frames;
 // the line after its bottom is the exception line. True when the line is part of the box.
 bool stepRichBox(StreamState& st, const LineContext& c, std::string_view message) {
@@ -235,13 +244,8 @@ bool stepRichBox(StreamState& st, const LineContext& c, std::string_view message
     if (st.inTraceback && st.frames == 0) st.frames = 1;  // the box held the frames
     return true;
   }
-  if (!st.inTraceback && (part == tb::RichBox::Top ? message.find("Traceback") != std::string_view::npos : true)) {
-    st.inTraceback = true;
-    st.tracebackStart = makeEvidence(c);
-    st.frames = 0;
-    st.phase = 0;
-    st.lastFrames.clear();
-  }
+  if (!st.inTraceback && (part == tb::RichBox::Top ? message.find("Traceback") != std::string_view::npos : true))
+    startTraceback(st, c);
   st.interruptions = 0;
   return true;
 }
@@ -256,11 +260,7 @@ std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, s
   if (headless || (!loggerLine && tb::isTracebackStart(message))) {
     // A second header before an exception line is usually interleaved output of
     // several processes without prefixes: restart rather than report.
-    st.inTraceback = true;
-    st.tracebackStart = makeEvidence(c);
-    st.frames = 0;
-    st.phase = 0;
-    st.lastFrames.clear();
+    startTraceback(st, c);
     st.interruptions = 0;
     if (!headless) return std::nullopt;
   }

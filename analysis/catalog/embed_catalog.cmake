@@ -1,5 +1,6 @@
 # Writes a C++ source holding the catalog's TOML files as raw string literals, in the order given,
-# so the analysis library reads its data without touching the disk.
+# so the analysis library reads its data without touching the disk. configure_file rewrites the
+# output only when it changes, so unchanged data does not force a rebuild.
 # Usage: cmake -DROOT=<repo> -DFILES=<repo-relative paths, ;-separated> -DOUTPUT=<file.cpp> -P embed_catalog.cmake
 set(delimiter "dsls_catalog")
 set(entries "")
@@ -11,25 +12,4 @@ foreach(file IN LISTS FILES)
   endif()
   string(APPEND entries "    {\"${file}\", R\"${delimiter}(${text})${delimiter}\"},\n")
 endforeach()
-set(content "// Generated from the catalog's TOML files by analysis/catalog/embed_catalog.cmake; do not edit.
-#include \"analysis/catalog/catalog_data.h\"
-
-namespace dsls::catalog::data {
-
-namespace {
-const File kFiles[] = {
-${entries}};
-}  // namespace
-
-std::span<const File> embeddedFiles() { return kFiles; }
-
-}  // namespace dsls::catalog::data
-")
-# Rewrite only on change, so unchanged data does not force a rebuild.
-if(EXISTS "${OUTPUT}")
-  file(READ "${OUTPUT}" previous)
-  if(previous STREQUAL content)
-    return()
-  endif()
-endif()
-file(WRITE "${OUTPUT}" "${content}")
+configure_file("${CMAKE_CURRENT_LIST_DIR}/embedded_catalog.cpp.in" "${OUTPUT}" @ONLY)

@@ -74,6 +74,20 @@
     (forward-line line)
     (dsls-test-range-at (line-beginning-position) (line-end-position))))
 
+(defun dsls-test-expected-actions (uri)
+  "The code actions at overlap_comm of the fixture config visited as URI.
+Each is (TITLE KIND PREFERRED URI EDITS), EDITS a list of (RANGE NEW-TEXT)."
+  (let ((fix (lambda (title kind preferred key)
+               (list title kind preferred uri (list (list (dsls-test-text-range "true" key) "false"))))))
+    (list (funcall fix "Set overlap_comm to false" "quickfix" t "\"overlap_comm\"")
+          (funcall fix "Set contiguous_gradients to false (avoids the bucket races, not the allocator race)"
+                   "quickfix" nil "\"contiguous_gradients\"")
+          (funcall fix "Fix all safe dsls findings" "source.fixAll.dsls" nil "\"overlap_comm\""))))
+
+(defun dsls-test-text-after-fix ()
+  "The buffer's text once the preferred fix has set overlap_comm to false."
+  (replace-regexp-in-string "\"overlap_comm\": true" "\"overlap_comm\": false" (buffer-string) t t))
+
 (defun dsls-test-finish ()
   "Print the totals and exit: 0 when no check failed."
   (dsls-test-out "%d passed, %d failed" dsls-test-passed dsls-test-failed)

@@ -147,16 +147,8 @@ RELATED lists (URI RANGE MESSAGE) notes, which reach Eglot folded into the messa
     (let* ((beg (line-beginning-position))
            (end (line-end-position))
            (actions (eglot-code-actions beg end nil nil))
-           (uri (dsls-test-uri buffer-file-name))
-           (fix (lambda (title kind preferred key)
-                  (list title kind preferred uri (list (list (dsls-test-text-range "true" key) "false")))))
-           (expected-actions
-            (list (funcall fix "Set overlap_comm to false" "quickfix" t "\"overlap_comm\"")
-                  (funcall fix "Set contiguous_gradients to false (avoids the bucket races, not the allocator race)"
-                           "quickfix" nil "\"contiguous_gradients\"")
-                  (funcall fix "Fix all safe dsls findings" "source.fixAll.dsls" nil "\"overlap_comm\"")))
-           (expected-text (replace-regexp-in-string "\"overlap_comm\": true" "\"overlap_comm\": false"
-                                                    (buffer-string) t t))
+           (expected-actions (dsls-test-expected-actions (dsls-test-uri buffer-file-name)))
+           (expected-text (dsls-test-text-after-fix))
            offered-default)
       (dsls-test-check "the code actions are exactly the two fixes and fix-all, with their edits"
                        (equal (mapcar #'dsls-test-action-shape actions) expected-actions)

@@ -112,16 +112,8 @@
         (search-forward "\"overlap_comm\"")
         (let* ((actions (lsp-code-actions-at-point))
                (preferred (cl-find-if (lambda (a) (eq (gethash "isPreferred" a) t)) actions))
-               (uri (lsp--path-to-uri buffer-file-name))
-               (fix (lambda (title kind preferred key)
-                      (list title kind preferred uri (list (list (dsls-test-text-range "true" key) "false")))))
-               (expected-actions
-                (list (funcall fix "Set overlap_comm to false" "quickfix" t "\"overlap_comm\"")
-                      (funcall fix "Set contiguous_gradients to false (avoids the bucket races, not the allocator race)"
-                               "quickfix" nil "\"contiguous_gradients\"")
-                      (funcall fix "Fix all safe dsls findings" "source.fixAll.dsls" nil "\"overlap_comm\"")))
-               (expected-text (replace-regexp-in-string "\"overlap_comm\": true" "\"overlap_comm\": false"
-                                                        (buffer-string) t t)))
+               (expected-actions (dsls-test-expected-actions (lsp--path-to-uri buffer-file-name)))
+               (expected-text (dsls-test-text-after-fix)))
           (dsls-test-check "the code actions are exactly the two fixes and fix-all, with their edits"
                            (equal (mapcar #'dsls-test-action-shape actions) expected-actions)
                            (format "got %S, want %S" (mapcar #'dsls-test-action-shape actions) expected-actions))

@@ -293,8 +293,11 @@ std::unordered_map<std::string, std::string_view> readPages(const std::vector<to
     for (const auto& [name, url] : *docs->as_table()) {
       std::string where = cat({files[f].name, ": page \"", name.str(), "\""});
       auto text = url.value<std::string>();
-      if (!text) reader.problem(where, "must be a URL string");
-      else if (!pages.emplace(std::string(name.str()), reader.keep(*text)).second) reader.problem(where, "is declared twice");
+      if (!text) {
+        reader.problem(where, "must be a URL string");
+      } else if (!pages.emplace(std::string(name.str()), reader.keep(*text)).second) {
+        reader.problem(where, "is declared twice");
+      }
     }
   }
   return pages;

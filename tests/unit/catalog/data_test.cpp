@@ -139,6 +139,9 @@ TEST_CASE("a broken file is reported by file and key, and its other keys are sti
 TEST_CASE("text that is not TOML is reported with its line") {
   CHECK(joined(problemsOf("[[key]]\npath = \"a\nb\"\n")).starts_with("keys/broken.toml:2:"));
   CHECK(joined(problemsOf("[[key]]\npath = \"a\nb\"\n")).find("not valid TOML") != std::string::npos);
-  CHECK(joined(problemsOf("[docs]\nzero = 1\nzero2 = \"x\"\n")) == "keys/broken.toml: page \"zero\": must be a URL string\n");
+  CHECK(joined(problemsOf("[docs]\nzero = 1\nzero2 = \"x\"\n")) ==
+        "keys/broken.toml: page \"zero\": must be a URL string\n");
+  CHECK(joined(problemsOf("[docs]\nzero = \"x\"\n[[key]]\npath = \"a\"\ntypes = [\"bool\"]\ndoc = \"A.\"\n"
+                          "[[key]]\npath = \"b\"\ntypes = [\"bool\"]\ndoc = \"B.\"\ndocs = \"zero\"\n")) == "");
   CHECK(joined(problemsOf("key = 3\n")) == "keys/broken.toml: key must be written as [[key]] tables\n");
 }

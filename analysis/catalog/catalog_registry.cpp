@@ -1,8 +1,8 @@
-// Joins the per-area tables into one indexed catalog, built once on first use.
+// Indexes the catalog read from its data files (catalog_data.h), built once on first use.
 #include <string>
 #include <unordered_map>
 
-#include "analysis/catalog/catalog_tables.h"
+#include "analysis/catalog/catalog_data.h"
 
 namespace dsls::catalog {
 
@@ -46,6 +46,8 @@ bool matchesPattern(std::string_view pattern, std::string_view path) {
 struct Registry {
   std::vector<KeyInfo> keys;
   std::vector<SectionInfo> sections;
+  std::deque<std::string> strings;    // the text the entries point into
+  std::vector<std::string> problems;  // of the data files; tests/unit/catalog/data_test.cpp expects none
   std::unordered_map<std::string, std::size_t> keyByPath;      // canonical paths and alias spellings
   std::unordered_map<std::string, std::size_t> sectionByPath;  // declared paths, alias sections included
   std::unordered_map<std::string, std::vector<std::size_t>> children;  // canonical parent -> keys
@@ -62,11 +64,11 @@ std::string_view inheritedDocsUrl(const Registry& r, std::string_view path) {
 
 Registry build() {
   Registry r;
-  for (auto group : {tables::topLevel(), tables::zero(), tables::precision(), tables::optimization(),
-                     tables::monitoring(), tables::parallelism(), tables::storage(), tables::features()}) {
-    for (auto table : group.keys) r.keys.insert(r.keys.end(), table.begin(), table.end());
-    r.sections.insert(r.sections.end(), group.sections.begin(), group.sections.end());
-  }
+  data::Catalog catalog = data::read(data::embeddedFiles());
+  r.keys = std::move(catalog.keys);
+  r.sections = std::move(catalog.sections);
+  r.strings = std::move(catalog.strings);
+  r.problems = std::move(catalog.problems);
   for (std::size_t i = 0; i < r.sections.size(); ++i) {
     r.sectionByPath.emplace(std::string(r.sections[i].path), i);
     if (hasWildcard(r.sections[i].path)) r.wildcardSections.push_back(i);
@@ -185,6 +187,8 @@ std::vector<const KeyInfo*> keysNamed(std::string_view name) {
 }
 
 std::span<const KeyInfo> allKeys() { return registry().keys; }
+
+const std::vector<std::string>& data::embeddedProblems() { return registry().problems; }
 
 std::span<const SectionInfo> allSections() { return registry().sections; }
 

@@ -228,6 +228,26 @@ struct SectionSnippet {
   std::string key, label, description, body;
 };
 
+// A member of a snippet object: its key and the snippet text of its value.
+struct SnippetMember {
+  std::string_view key;
+  std::string value;
+};
+
+// "{", one member a line indented by depth + 1 tabs, and "}" indented by depth.
+std::string snippetObject(const std::vector<SnippetMember>& members, std::size_t depth = 0) {
+  std::string out = "{\n";
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    out.append(depth + 1, '\t').append("\"").append(members[i].key).append("\": ").append(members[i].value);
+    out.append(i + 1 < members.size() ? ",\n" : "\n");
+  }
+  return out.append(depth, '\t').append("}");
+}
+
+std::string snippetSection(std::string_view key, const std::vector<SnippetMember>& members) {
+  return fmt::format("\"{}\": {}", key, snippetObject(members));
+}
+
 std::vector<SectionSnippet> sectionSnippets(const analysis::ConfigAnalysis& a) {
   const ConfigModel& m = a.model();
   bool hf = hfLauncher(a.settings());
@@ -240,57 +260,50 @@ std::vector<SectionSnippet> sectionSnippets(const analysis::ConfigAnalysis& a) {
   out.push_back({"zero_optimization", "zero_optimization: ZeRO-3 with CPU offload",
                  "ZeRO stage 3 with parameters and optimizer state offloaded to the CPU. overlap_comm and "
                  "contiguous_gradients are the stage 3 defaults, written out for clarity.",
-                 "\"zero_optimization\": {\n"
-                 "\t\"stage\": 3,\n"
-                 "\t\"offload_optimizer\": {\"device\": \"${1|cpu,nvme,none|}\", \"pin_memory\": ${2|true,false|}},\n"
-                 "\t\"offload_param\": {\"device\": \"${3|cpu,nvme,none|}\", \"pin_memory\": ${4|true,false|}},\n"
-                 "\t\"overlap_comm\": true,\n"
-                 "\t\"contiguous_gradients\": true,\n"
-                 "\t\"reduce_bucket_size\": " + numberOrAuto(5, "500000000") + ",\n"
-                 "\t\"stage3_prefetch_bucket_size\": " + numberOrAuto(6, "50000000") + ",\n"
-                 "\t\"stage3_param_persistence_threshold\": " + numberOrAuto(7, "100000") + ",\n"
-                 "\t\"stage3_gather_16bit_weights_on_model_save\": ${8|true,false|}\n"
-                 "}"});
+                 snippetSection("zero_optimization",
+                                {{"stage", "3"},
+                                 {"offload_optimizer",
+                                  "{\"device\": \"${1|cpu,nvme,none|}\", \"pin_memory\": ${2|true,false|}}"},
+                                 {"offload_param",
+                                  "{\"device\": \"${3|cpu,nvme,none|}\", \"pin_memory\": ${4|true,false|}}"},
+                                 {"overlap_comm", "true"},
+                                 {"contiguous_gradients", "true"},
+                                 {"reduce_bucket_size", numberOrAuto(5, "500000000")},
+                                 {"stage3_prefetch_bucket_size", numberOrAuto(6, "50000000")},
+                                 {"stage3_param_persistence_threshold", numberOrAuto(7, "100000")},
+                                 {"stage3_gather_16bit_weights_on_model_save", "${8|true,false|}"}})});
   out.push_back({"fp16", "fp16: mixed precision with dynamic loss scaling",
                  "fp16 training with dynamic loss scaling (loss_scale 0) and DeepSpeed's default scaling settings.",
-                 "\"fp16\": {\n"
-                 "\t\"enabled\": " + enabled + ",\n"
-                 "\t\"loss_scale\": 0,\n"
-                 "\t\"initial_scale_power\": ${2:16},\n"
-                 "\t\"loss_scale_window\": 1000,\n"
-                 "\t\"hysteresis\": 2,\n"
-                 "\t\"min_loss_scale\": 1\n"
-                 "}"});
+                 snippetSection("fp16", {{"enabled", enabled},
+                                         {"loss_scale", "0"},
+                                         {"initial_scale_power", "${2:16}"},
+                                         {"loss_scale_window", "1000"},
+                                         {"hysteresis", "2"},
+                                         {"min_loss_scale", "1"}})});
   // check_grad_overflow exists from 0.17.1; from 0.17.1 to 0.19.2 it defaults to false.
   bool hasOverflowCheck = m.deepspeed && !(*m.deepspeed < catalog::Version{0, 17, 1});
+  std::vector<SnippetMember> bf16{{"enabled", enabled}};
+  if (hasOverflowCheck) bf16.push_back({"check_grad_overflow", "true"});
   out.push_back({"bf16", "bf16: bfloat16 mixed precision",
                  hasOverflowCheck ? "bfloat16 training; skips steps with NaN or inf gradients."
                                   : "bfloat16 training (no loss scaling).",
-                 "\"bf16\": {\n"
-                 "\t\"enabled\": " + enabled + (hasOverflowCheck ? ",\n\t\"check_grad_overflow\": true\n" : "\n") +
-                     "}"});
+                 snippetSection("bf16", bf16)});
   out.push_back({"optimizer", "optimizer: AdamW",
                  "An optimizer DeepSpeed builds itself. Do not put max_grad_norm here: use gradient_clipping.",
-                 "\"optimizer\": {\n"
-                 "\t\"type\": \"${1|AdamW,Adam,Lion,Lamb|}\",\n"
-                 "\t\"params\": {\n"
-                 "\t\t\"lr\": " + numberOrAuto(2, "1e-4") + ",\n"
-                 "\t\t\"betas\": " + numberOrAuto(3, "[0.9, 0.999]") + ",\n"
-                 "\t\t\"eps\": " + numberOrAuto(4, "1e-8") + ",\n"
-                 "\t\t\"weight_decay\": " + numberOrAuto(5, "0.01") + "\n"
-                 "\t}\n"
-                 "}"});
+                 snippetSection("optimizer", {{"type", "\"${1|AdamW,Adam,Lion,Lamb|}\""},
+                                              {"params", snippetObject({{"lr", numberOrAuto(2, "1e-4")},
+                                                                        {"betas", numberOrAuto(3, "[0.9, 0.999]")},
+                                                                        {"eps", numberOrAuto(4, "1e-8")},
+                                                                        {"weight_decay", numberOrAuto(5, "0.01")}},
+                                                                       1)}})});
   out.push_back({"scheduler", "scheduler: WarmupDecayLR",
                  "Linear warm-up then linear decay; total_num_steps is required.",
-                 "\"scheduler\": {\n"
-                 "\t\"type\": \"WarmupDecayLR\",\n"
-                 "\t\"params\": {\n"
-                 "\t\t\"warmup_min_lr\": " + numberOrAuto(1, "0") + ",\n"
-                 "\t\t\"warmup_max_lr\": " + numberOrAuto(2, "1e-4") + ",\n"
-                 "\t\t\"warmup_num_steps\": " + numberOrAuto(3, "1000") + ",\n"
-                 "\t\t\"total_num_steps\": " + numberOrAuto(4, "100000") + "\n"
-                 "\t}\n"
-                 "}"});
+                 snippetSection("scheduler", {{"type", "\"WarmupDecayLR\""},
+                                              {"params", snippetObject({{"warmup_min_lr", numberOrAuto(1, "0")},
+                                                                        {"warmup_max_lr", numberOrAuto(2, "1e-4")},
+                                                                        {"warmup_num_steps", numberOrAuto(3, "1000")},
+                                                                        {"total_num_steps", numberOrAuto(4, "100000")}},
+                                                                       1)}})});
   return out;
 }
 

@@ -18,8 +18,8 @@
 ;; - Eglot: both modes are registered in `eglot-server-programs', so
 ;;   `eglot-ensure' in their hooks starts dsls.  Diagnostics arrive in Flymake,
 ;;   hovers in ElDoc, quick fixes through `eglot-code-actions'.
-;; - lsp-mode: a client with server id `dsls' is registered when lsp-mode is
-;;   loaded; this file does not require lsp-mode.
+;; - lsp-mode: a client with server id `dsls' (dsls-lsp-mode.el) is registered
+;;   when lsp-mode is loaded; this file does not require lsp-mode.
 ;; - `dsls-diagnose-region' sends selected log lines (from any buffer, a shell
 ;;   or terminal included) to the server and shows the report.
 ;;
@@ -151,8 +151,9 @@ output open in `dsls-log-mode' regardless."
 ;;;; File detection and modes
 
 (defvar dsls--top-level-keys 'unknown
-  "Top-level ds_config key names, read once from `dsls schema' (the server's catalog).
-The symbol `unknown' until first needed; nil when dsls could not be run.")
+  "Top-level ds_config key names, read once from `dsls schema'.
+They are the server's catalog.  The symbol `unknown' until first needed;
+nil when dsls could not be run.")
 
 (defun dsls--top-level-keys ()
   "The top-level key names of the ds_config schema that dsls prints."
@@ -181,9 +182,10 @@ The symbol `unknown' until first needed; nil when dsls could not be run.")
   "How much of a file's head the package reads to decide before attaching.")
 
 (defun dsls--head-names-deepspeed-key-p ()
-  "Non-nil if the first 64 KiB of the buffer name a DeepSpeed top-level key as a key.
-A cheap look at the head, not a parse: the server decides with its own rule and
-publishes nothing for a JSON file that is no ds_config."
+  "Non-nil if the first 64 KiB of the buffer have a DeepSpeed top-level key.
+The name must stand as a JSON key.  A cheap look at the head, not a parse: the
+server decides with its own rule and publishes nothing for a JSON file that is
+no ds_config."
   (let ((keys (dsls--top-level-keys)))
     (and keys
          (save-excursion
@@ -285,51 +287,10 @@ publishes nothing for a JSON file that is no ds_config."
 
 ;;;; lsp-mode
 
-(declare-function lsp-register-client "lsp-mode")
-(declare-function make-lsp-client "lsp-mode")
-(declare-function lsp-stdio-connection "lsp-mode")
-(declare-function lsp-register-custom-settings "lsp-mode")
-(declare-function lsp-configuration-section "lsp-mode")
-(declare-function lsp--set-configuration "lsp-mode")
-(declare-function lsp-session "lsp-mode")
-(declare-function lsp--session-workspaces "lsp-mode")
-(declare-function lsp--workspace-client "lsp-mode")
-(declare-function lsp--client-server-id "lsp-mode")
-(defvar lsp-language-id-configuration)
-;; Bound instead of using lsp-mode's `with-lsp-workspace' macro, which does not
-;; exist when this file is compiled without lsp-mode.
-(defvar lsp--cur-workspace)
-
-(with-eval-after-load 'lsp-mode
-  (add-to-list 'lsp-language-id-configuration '(dsls-config-mode . "json"))
-  (add-to-list 'lsp-language-id-configuration '(dsls-log-mode . "log"))
-  (lsp-register-custom-settings
-   '(("dsls.deepspeedVersion" (lambda () dsls-deepspeed-version))
-     ("dsls.torchVersion" (lambda () dsls-torch-version))
-     ("dsls.worldSize" (lambda () dsls-world-size))
-     ("dsls.launcher" (lambda () dsls-launcher))
-     ("dsls.rules" dsls--rules-object)
-     ("dsls.configGlobs" (lambda () (vconcat dsls-config-globs)))))
-  (lsp-register-client
-   (make-lsp-client
-    :new-connection (lsp-stdio-connection #'dsls--command)
-    :major-modes '(dsls-config-mode dsls-log-mode)
-    :language-id (lambda (buffer)
-                   (if (provided-mode-derived-p (buffer-local-value 'major-mode buffer) 'dsls-log-mode)
-                       "log" "json"))
-    :server-id 'dsls
-    :priority 1
-    :add-on? t
-    :initialization-options #'dsls-settings
-    :initialized-fn (lambda (workspace)
-                      (let ((lsp--cur-workspace workspace))
-                        (lsp--set-configuration (lsp-configuration-section "dsls")))))))
-
-(defun dsls--lsp-mode-workspaces ()
-  "lsp-mode workspaces that run dsls."
-  (when (fboundp 'lsp-session)
-    (cl-remove-if-not (lambda (ws) (eq (lsp--client-server-id (lsp--workspace-client ws)) 'dsls))
-                      (lsp--session-workspaces (lsp-session)))))
+;; The lsp-mode client lives in dsls-lsp-mode.el, loaded once lsp-mode is (see
+;; the end of this file), so this file neither requires lsp-mode nor needs it
+;; to compile.
+(declare-function dsls-lsp-mode-apply-settings "dsls-lsp-mode")
 
 ;;;; Settings changes
 
@@ -342,9 +303,8 @@ publishes nothing for a JSON file that is no ds_config."
   (let ((params (list :settings (list :dsls (dsls-settings)))))
     (dolist (server (dsls--eglot-servers))
       (jsonrpc-notify server :workspace/didChangeConfiguration params))
-    (dolist (ws (dsls--lsp-mode-workspaces))
-      (let ((lsp--cur-workspace ws))
-        (lsp--set-configuration (lsp-configuration-section "dsls"))))
+    (when (fboundp 'dsls-lsp-mode-apply-settings)
+      (dsls-lsp-mode-apply-settings))
     (when (and dsls--connection (jsonrpc-running-p dsls--connection))
       (jsonrpc-notify dsls--connection :workspace/didChangeConfiguration params))))
 
@@ -541,4 +501,9 @@ KEY is a dotted path such as zero_optimization.overlap_comm."
       t)))
 
 (provide 'dsls)
+
+;; After `provide', so that dsls-lsp-mode.el finds this feature loaded.
+(with-eval-after-load 'lsp-mode
+  (require 'dsls-lsp-mode))
+
 ;;; dsls.el ends here

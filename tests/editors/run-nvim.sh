@@ -22,5 +22,5 @@ export TMPDIR="$scratch/tmp"
 export DSLS_BINARY=$dsls DSLS_WORK=$scratch DSLS_FIXTURES="$here/fixtures"
 export DSLS_LSP_CONFIG="$repo/editors/nvim/lsp/dsls.lua"
 timeout 180 nvim --headless --clean -u NONE -i NONE -n \
-  --cmd "set runtimepath^=$repo/editors/nvim" \
+  --cmd "set runtimepath^=$repo/editors/nvim" --cmd "set runtimepath^=$here/nvim" \
   -c "luafile $here/nvim/$test"

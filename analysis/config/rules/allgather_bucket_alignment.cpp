@@ -10,7 +10,6 @@
 
 namespace dsls::config {
 
-using analysis::Finding;
 using namespace rules;
 
 namespace {

@@ -9,8 +9,6 @@
 
 namespace dsls::config {
 
-using analysis::Finding;
-using analysis::Severity;
 using catalog::AutoFill;
 using namespace rules;
 

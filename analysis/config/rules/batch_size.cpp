@@ -12,7 +12,6 @@
 
 namespace dsls::config {
 
-using analysis::Finding;
 using namespace rules;
 
 namespace {

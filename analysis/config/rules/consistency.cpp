@@ -9,9 +9,6 @@
 
 namespace dsls::config {
 
-using analysis::Finding;
-using analysis::Severity;
-using analysis::Tag;
 using namespace rules;
 
 void checkAccelerateNeedsZero(const RuleContext& ctx, std::vector<Finding>& out) {

@@ -8,7 +8,6 @@
 
 namespace dsls::config {
 
-using analysis::Finding;
 using namespace rules;
 
 namespace {

@@ -7,10 +7,7 @@
 
 namespace dsls::config {
 
-using analysis::Finding;
 using analysis::Fix;
-using analysis::Severity;
-using analysis::Tag;
 using namespace rules;
 
 namespace {

@@ -9,7 +9,6 @@
 
 namespace dsls::config {
 
-using analysis::Finding;
 using namespace rules;
 
 namespace {

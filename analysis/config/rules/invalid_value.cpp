@@ -14,8 +14,6 @@
 
 namespace dsls::config {
 
-using analysis::Finding;
-using analysis::Severity;
 using namespace rules;
 
 namespace {

@@ -11,8 +11,6 @@
 
 namespace dsls::config {
 
-using analysis::Finding;
-using analysis::Severity;
 using namespace rules;
 
 namespace {
@@ -55,6 +53,24 @@ const json::Member* typeMember(const json::Node& root, std::string_view section)
   if (!s) return nullptr;
   const json::Member* t = s->find("type");
   return t && t->value.kind == json::Kind::String ? t : nullptr;
+}
+
+// A capitalised name with no close known name may be a torch class newer than the lists here.
+bool mayBeNewerTorchClass(const std::string& name, const std::optional<std::string>& closestKnown) {
+  return !closestKnown && !name.empty() && std::isupper(static_cast<unsigned char>(name[0]));
+}
+
+// An unknown optimizer or scheduler `type`: an error, a warning when it may be a newer torch
+// class, with the closest known name as the message's suggestion and the fix.
+Finding unknownNameFinding(RuleId rule, const json::Member& type, std::string message,
+                           const std::optional<std::string>& closestKnown, bool mayBeNewer) {
+  if (closestKnown) message += fmt::format(" Did you mean \"{}\"?", *closestKnown);
+  Finding f = makeFinding(rule, mayBeNewer ? Severity::Warning : Severity::Error, std::move(message), type.value.range);
+  if (closestKnown) {
+    f.fixes.push_back({fmt::format("Change to \"{}\"", *closestKnown), {replaceValue(type, quote(*closestKnown))},
+                       true, false});
+  }
+  return f;
 }
 
 }  // namespace
@@ -114,18 +130,14 @@ void checkUnknownOptimizer(const RuleContext& ctx, std::vector<Finding>& out) {
                              std::pair{"fusedlion", "Lion"}, std::pair{"deepspeedcpulion", "Lion"},
                              std::pair{"deepspeedcpuadagrad", "Adagrad"}})
     if (rules::lower(name) == impl) best = plain;
-  // A capitalised name may be a torch.optim class newer than the list above.
-  bool maybeNewTorchClass = !best && !name.empty() && std::isupper(static_cast<unsigned char>(name[0]));
-  std::string message = fmt::format(
-      "\"{}\" is neither a DeepSpeed optimizer (Adam, AdamW, Adagrad, Lamb, Lion, Muon, ...; any case) nor a "
-      "torch.optim class{} (exact case): DeepSpeed asserts \"{} is not a supported DeepSpeed Optimizer\" when it "
-      "builds the optimizer.",
-      name, maybeNewTorchClass ? " that dsls knows" : "", name);
-  if (best) message += fmt::format(" Did you mean \"{}\"?", *best);
-  Finding f = makeFinding(RuleId::UnknownOptimizer, maybeNewTorchClass ? Severity::Warning : Severity::Error,
-                          std::move(message), type->value.range);
-  if (best) f.fixes.push_back({fmt::format("Change to \"{}\"", *best), {replaceValue(*type, quote(*best))}, true, false});
-  out.push_back(std::move(f));
+  bool newer = mayBeNewerTorchClass(name, best);
+  out.push_back(unknownNameFinding(
+      RuleId::UnknownOptimizer, *type,
+      fmt::format("\"{}\" is neither a DeepSpeed optimizer (Adam, AdamW, Adagrad, Lamb, Lion, Muon, ...; any case) "
+                  "nor a torch.optim class{} (exact case): DeepSpeed asserts \"{} is not a supported DeepSpeed "
+                  "Optimizer\" when it builds the optimizer.",
+                  name, newer ? " that dsls knows" : "", name),
+      best, newer));
 }
 
 void checkUnknownScheduler(const RuleContext& ctx, std::vector<Finding>& out) {
@@ -138,17 +150,14 @@ void checkUnknownScheduler(const RuleContext& ctx, std::vector<Finding>& out) {
   std::vector<std::string> candidates(kDeepSpeedSchedulers.begin(), kDeepSpeedSchedulers.end());
   candidates.insert(candidates.end(), kTorchSchedulers.begin(), kTorchSchedulers.end());
   std::optional<std::string> best = closest(name, candidates);
-  bool maybeNewTorchClass = !best && !name.empty() && std::isupper(static_cast<unsigned char>(name[0]));
-  std::string message = fmt::format(
-      "\"{}\" is neither a DeepSpeed scheduler (LRRangeTest, OneCycle, WarmupLR, WarmupDecayLR, WarmupCosineLR) nor a "
-      "torch.optim.lr_scheduler class{} (both matched with exact case): DeepSpeed asserts \"DeepSpeed does not "
-      "recognize LR scheduler {}\".",
-      name, maybeNewTorchClass ? " that dsls knows" : "", name);
-  if (best) message += fmt::format(" Did you mean \"{}\"?", *best);
-  Finding f = makeFinding(RuleId::UnknownScheduler, maybeNewTorchClass ? Severity::Warning : Severity::Error,
-                          std::move(message), type->value.range);
-  if (best) f.fixes.push_back({fmt::format("Change to \"{}\"", *best), {replaceValue(*type, quote(*best))}, true, false});
-  out.push_back(std::move(f));
+  bool newer = mayBeNewerTorchClass(name, best);
+  out.push_back(unknownNameFinding(
+      RuleId::UnknownScheduler, *type,
+      fmt::format("\"{}\" is neither a DeepSpeed scheduler (LRRangeTest, OneCycle, WarmupLR, WarmupDecayLR, "
+                  "WarmupCosineLR) nor a torch.optim.lr_scheduler class{} (both matched with exact case): DeepSpeed "
+                  "asserts \"DeepSpeed does not recognize LR scheduler {}\".",
+                  name, newer ? " that dsls knows" : "", name),
+      best, newer));
 }
 
 void checkAmpWithZero(const RuleContext& ctx, std::vector<Finding>& out) {

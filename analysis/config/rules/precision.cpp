@@ -8,9 +8,6 @@
 
 namespace dsls::config {
 
-using analysis::Finding;
-using analysis::Severity;
-using analysis::Tag;
 using namespace rules;
 
 namespace {

@@ -15,6 +15,11 @@
 
 namespace dsls::config::rules {
 
+// What every rule file names; a rule file's `using namespace rules;` brings them in.
+using analysis::Finding;
+using analysis::Severity;
+using analysis::Tag;
+
 // ---- values ----
 bool isAuto(const json::Node& n);
 bool isTrue(const json::Node& n);   // the JSON literal true

@@ -8,8 +8,6 @@
 
 namespace dsls::config {
 
-using analysis::Finding;
-using analysis::Severity;
 using namespace rules;
 
 namespace {

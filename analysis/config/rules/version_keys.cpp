@@ -7,8 +7,6 @@
 
 namespace dsls::config {
 
-using analysis::Finding;
-using analysis::Severity;
 using namespace rules;
 
 namespace {

@@ -10,9 +10,6 @@
 
 namespace dsls::config {
 
-using analysis::Finding;
-using analysis::Severity;
-using analysis::Tag;
 using namespace rules;
 
 namespace {

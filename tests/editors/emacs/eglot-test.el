@@ -14,72 +14,7 @@
 (require 'eglot)
 (require 'flymake)
 (require 'dsls)
-
-(defvar dsls-test-passed 0)
-(defvar dsls-test-failed 0)
-
-(defun dsls-test-out (fmt &rest args)
-  (princ (concat (apply #'format fmt args) "\n") #'external-debugging-output))
-
-(defun dsls-test-check (name ok &optional detail)
-  (if ok
-      (progn (cl-incf dsls-test-passed) (dsls-test-out "ok     %s" name))
-    (cl-incf dsls-test-failed)
-    (dsls-test-out "FAILED %s%s" name (if detail (format ": %s" detail) "")))
-  ok)
-
-(defmacro dsls-test-step (name &rest body)
-  "Run BODY; an error counts as a failed check named NAME."
-  (declare (indent 1))
-  `(condition-case err
-       (progn ,@body)
-     (error (dsls-test-check ,name nil (format "error: %S" err)))))
-
-(defun dsls-test-wait (predicate &optional seconds)
-  "Process events until PREDICATE holds or SECONDS (default 15) pass."
-  (let ((deadline (+ (float-time) (or seconds 15)))
-        (result nil))
-    (while (and (not (setq result (funcall predicate)))
-                (< (float-time) deadline))
-      (accept-process-output nil 0.05)
-      ;; Batch Emacs has no command loop and is never idle: run what the
-      ;; command loop would (post-command hooks, idle timers such as Eglot's
-      ;; didChange sender and Flymake's checker).
-      (run-hooks 'post-command-hook)
-      (dsls-test-run-idle-timers))
-    result))
-
-(defun dsls-test-run-idle-timers ()
-  "Run each pending idle timer once, as if the user had paused."
-  (dolist (timer (copy-sequence timer-idle-list))
-    (when (memq timer timer-idle-list)
-      (cancel-timer timer)
-      (condition-case err
-          (apply (timer--function timer) (timer--args timer))
-        (error (dsls-test-out "idle timer error: %S" err))))))
-
-;; Ranges are (START-LINE START-COLUMN END-LINE END-COLUMN), 0-based as in LSP;
-;; the fixtures are ASCII, so columns are the same in every encoding.
-(defun dsls-test-range-at (beg end)
-  "The range of the region BEG..END."
-  (save-excursion
-    (list (progn (goto-char beg) (1- (line-number-at-pos))) (- beg (line-beginning-position))
-          (progn (goto-char end) (1- (line-number-at-pos))) (- end (line-beginning-position)))))
-
-(defun dsls-test-text-range (needle &optional after)
-  "The range of the first NEEDLE in the buffer (after the first AFTER, when given)."
-  (save-excursion
-    (goto-char (point-min))
-    (when after (search-forward after))
-    (search-forward needle)
-    (dsls-test-range-at (match-beginning 0) (match-end 0))))
-
-(defun dsls-test-line-range (line)
-  "The range of the whole of 0-based LINE."
-  (save-excursion
-    (goto-char (point-min))
-    (forward-line line)
-    (dsls-test-range-at (line-beginning-position) (line-end-position))))
+(require 'dsls-test-lib)
 
 (defun dsls-test-lsp-range (range)
   (let ((start (plist-get range :start)) (end (plist-get range :end)))
@@ -212,16 +147,8 @@ RELATED lists (URI RANGE MESSAGE) notes, which reach Eglot folded into the messa
     (let* ((beg (line-beginning-position))
            (end (line-end-position))
            (actions (eglot-code-actions beg end nil nil))
-           (uri (dsls-test-uri buffer-file-name))
-           (fix (lambda (title kind preferred key)
-                  (list title kind preferred uri (list (list (dsls-test-text-range "true" key) "false")))))
-           (expected-actions
-            (list (funcall fix "Set overlap_comm to false" "quickfix" t "\"overlap_comm\"")
-                  (funcall fix "Set contiguous_gradients to false (avoids the bucket races, not the allocator race)"
-                           "quickfix" nil "\"contiguous_gradients\"")
-                  (funcall fix "Fix all safe dsls findings" "source.fixAll.dsls" nil "\"overlap_comm\"")))
-           (expected-text (replace-regexp-in-string "\"overlap_comm\": true" "\"overlap_comm\": false"
-                                                    (buffer-string) t t))
+           (expected-actions (dsls-test-expected-actions (dsls-test-uri buffer-file-name)))
+           (expected-text (dsls-test-text-after-fix))
            offered-default)
       (dsls-test-check "the code actions are exactly the two fixes and fix-all, with their edits"
                        (equal (mapcar #'dsls-test-action-shape actions) expected-actions)
@@ -338,7 +265,6 @@ RELATED lists (URI RANGE MESSAGE) notes, which reach Eglot folded into the messa
                      (and (dsls--glob-match-p "zero*.json" "/a/b/zero3.json")
                           (not (dsls--glob-match-p "zero*.json" "/a/zero/x.json"))))))
 
-(dsls-test-out "%d passed, %d failed" dsls-test-passed dsls-test-failed)
-(kill-emacs (if (= dsls-test-failed 0) 0 1))
+(dsls-test-finish)
 
 ;;; eglot-test.el ends here

@@ -13,40 +13,10 @@
 (require 'cl-lib)
 (require 'lsp-mode)
 (require 'dsls)
-
-(defvar dsls-test-passed 0)
-(defvar dsls-test-failed 0)
-
-(defun dsls-test-out (fmt &rest args)
-  (princ (concat (apply #'format fmt args) "\n") #'external-debugging-output))
-
-(defun dsls-test-check (name ok &optional detail)
-  (if ok
-      (progn (cl-incf dsls-test-passed) (dsls-test-out "ok     %s" name))
-    (cl-incf dsls-test-failed)
-    (dsls-test-out "FAILED %s%s" name (if detail (format ": %s" detail) "")))
-  ok)
-
-(defun dsls-test-wait (predicate &optional seconds)
-  (let ((deadline (+ (float-time) (or seconds 15))) result)
-    (while (and (not (setq result (funcall predicate))) (< (float-time) deadline))
-      (accept-process-output nil 0.05))
-    result))
+(require 'dsls-test-lib)
 
 (defun dsls-test-diags ()
   (gethash (lsp--fix-path-casing buffer-file-name) (lsp-diagnostics t)))
-
-;; Ranges are (START-LINE START-COLUMN END-LINE END-COLUMN), 0-based as in LSP;
-;; the fixture is ASCII, so columns are the same in every encoding.
-(defun dsls-test-text-range (needle &optional after)
-  "The range of the first NEEDLE in the buffer (after the first AFTER, when given)."
-  (save-excursion
-    (goto-char (point-min))
-    (when after (search-forward after))
-    (search-forward needle)
-    (let ((beg (match-beginning 0)) (end (match-end 0)))
-      (list (progn (goto-char beg) (1- (line-number-at-pos))) (- beg (line-beginning-position))
-            (progn (goto-char end) (1- (line-number-at-pos))) (- end (line-beginning-position))))))
 
 (defun dsls-test-lsp-range (range)
   (let ((start (gethash "start" range)) (end (gethash "end" range)))
@@ -67,13 +37,6 @@
   (list (list "overlap-comm-race" "dsls" (or severity 2) (dsls-test-text-range "\"overlap_comm\"")
               (list (list (lsp--path-to-uri buffer-file-name) (dsls-test-text-range "\"contiguous_gradients\"")
                           "contiguous_gradients = true (set in this file)")))))
-
-(defun dsls-test-line-range (line)
-  "The range of the whole of 0-based LINE."
-  (save-excursion
-    (goto-char (point-min))
-    (forward-line line)
-    (list line 0 line (- (line-end-position) (line-beginning-position)))))
 
 (defun dsls-test-expected-log (config-buffer)
   "What dsls reports for the fixture log while CONFIG-BUFFER is open in the same workspace."
@@ -149,16 +112,8 @@
         (search-forward "\"overlap_comm\"")
         (let* ((actions (lsp-code-actions-at-point))
                (preferred (cl-find-if (lambda (a) (eq (gethash "isPreferred" a) t)) actions))
-               (uri (lsp--path-to-uri buffer-file-name))
-               (fix (lambda (title kind preferred key)
-                      (list title kind preferred uri (list (list (dsls-test-text-range "true" key) "false")))))
-               (expected-actions
-                (list (funcall fix "Set overlap_comm to false" "quickfix" t "\"overlap_comm\"")
-                      (funcall fix "Set contiguous_gradients to false (avoids the bucket races, not the allocator race)"
-                               "quickfix" nil "\"contiguous_gradients\"")
-                      (funcall fix "Fix all safe dsls findings" "source.fixAll.dsls" nil "\"overlap_comm\"")))
-               (expected-text (replace-regexp-in-string "\"overlap_comm\": true" "\"overlap_comm\": false"
-                                                        (buffer-string) t t)))
+               (expected-actions (dsls-test-expected-actions (lsp--path-to-uri buffer-file-name)))
+               (expected-text (dsls-test-text-after-fix)))
           (dsls-test-check "the code actions are exactly the two fixes and fix-all, with their edits"
                            (equal (mapcar #'dsls-test-action-shape actions) expected-actions)
                            (format "got %S, want %S" (mapcar #'dsls-test-action-shape actions) expected-actions))
@@ -180,7 +135,6 @@
                                         (dsls-test-expected-log config-buffer))))
     (error (dsls-test-check "lsp-mode session" nil (format "error: %S" err)))))
 
-(dsls-test-out "%d passed, %d failed" dsls-test-passed dsls-test-failed)
-(kill-emacs (if (= dsls-test-failed 0) 0 1))
+(dsls-test-finish)
 
 ;;; lsp-mode-test.el ends here

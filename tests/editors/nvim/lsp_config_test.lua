@@ -10,16 +10,8 @@ local config_file = assert(os.getenv("DSLS_LSP_CONFIG"), "DSLS_LSP_CONFIG")
 vim.cmd("filetype on")
 vim.o.swapfile = false
 
-local passed, failed = 0, 0
-local function check(name, ok, detail)
-  if ok then
-    passed = passed + 1
-    io.stdout:write("ok     " .. name .. "\n")
-  else
-    failed = failed + 1
-    io.stdout:write("FAILED " .. name .. (detail and (": " .. detail) or "") .. "\n")
-  end
-end
+local t = require("dsls_test")
+local check = t.check
 
 local config = dofile(config_file)
 check("the file returns a config table", type(config) == "table")
@@ -28,12 +20,7 @@ check("JSON and log buffers", vim.tbl_contains(config.filetypes, "json") and vim
 check("settings are the dsls section", type(config.settings) == "table" and type(config.settings.dsls) == "table")
 
 local path = work .. "/ds_config.json"
-local src = assert(io.open(fixtures .. "/ds_config_zero2_race.json", "r"))
-local text = src:read("*a")
-src:close()
-local dst = assert(io.open(path, "w"))
-dst:write(text)
-dst:close()
+t.copy(fixtures .. "/ds_config_zero2_race.json", path)
 
 local cmd = vim.deepcopy(config.cmd)
 cmd[1] = dsls_binary  -- the built binary stands in for the one on PATH
@@ -62,11 +49,4 @@ local arrived = vim.wait(10000, function()
 end, 50)
 check("the race diagnostic arrives", arrived and vim.tbl_contains(codes, "overlap-comm-race"), vim.inspect(codes))
 
-for _, client in ipairs(vim.lsp.get_active_clients()) do
-  client.stop()
-end
-vim.wait(3000, function()
-  return #vim.lsp.get_active_clients() == 0
-end, 50)
-io.stdout:write(("%d passed, %d failed\n"):format(passed, failed))
-vim.cmd(failed == 0 and "qall!" or "cquit! 1")
+t.finish()

@@ -13,40 +13,8 @@ vim.cmd("filetype on")
 vim.o.swapfile = false
 vim.o.shortmess = vim.o.shortmess .. "F"
 
-local passed, failed = 0, 0
-local function out(line)
-  io.stdout:write(line .. "\n")
-  io.stdout:flush()
-end
-
-local function check(name, ok, detail)
-  if ok then
-    passed = passed + 1
-    out("ok     " .. name)
-  else
-    failed = failed + 1
-    out("FAILED " .. name .. (detail and (": " .. detail) or ""))
-  end
-  return ok
-end
-
--- Runs one step; an error counts as a failed check instead of ending the session.
-local function step(name, fn)
-  local ok, err = xpcall(fn, debug.traceback)
-  if not ok then
-    check(name, false, tostring(err))
-  end
-end
-
-local function copy(from, to)
-  local src = assert(io.open(from, "r"))
-  local text = src:read("*a")
-  src:close()
-  local dst = assert(io.open(to, "w"))
-  dst:write(text)
-  dst:close()
-  return text
-end
+local t = require("dsls_test")
+local out, check, step, copy = t.out, t.check, t.step, t.copy
 
 local config_path = work .. "/ds_config.json"
 local log_path = work .. "/train.log"
@@ -401,11 +369,4 @@ step("report helpers", function()
   check("config keys are listed once", count == 1, md)
 end)
 
-for _, client in ipairs(vim.lsp.get_active_clients()) do
-  client.stop()
-end
-vim.wait(3000, function()
-  return #vim.lsp.get_active_clients() == 0
-end, 50)
-out(("%d passed, %d failed"):format(passed, failed))
-vim.cmd(failed == 0 and "qall!" or "cquit! 1")
+t.finish()

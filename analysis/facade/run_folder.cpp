@@ -137,7 +137,7 @@ std::optional<TorchrunPath> torchrunPath(std::string_view path) {
     if (auto n = nodeFolder(part); n && !out.node) {
       out.node = n;
       key += "node*/";
-    } else if (!out.node || slash == std::string_view::npos) {
+    } else if (!out.node) {
       key += std::string(part) + "/";
     } else {
       key += "*/";  // each node's agent names its run folder itself

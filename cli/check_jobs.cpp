@@ -1,23 +1,11 @@
 #include "cli/check_jobs.h"
 
 #include "analysis/facade/log_document.h"
-#include "cli/job_reader.h"
+#include "workspace/run_folder_reader.h"
 
-#include <algorithm>
 #include <set>
-#include <thread>
 
 namespace dsls::cli {
-namespace {
-
-// Reader threads: enough to keep the disk and the line splitting ahead of the merge, few enough
-// for a shared machine.
-std::size_t readerThreads(std::size_t files) {
-  const std::size_t cores = std::max<unsigned>(std::thread::hardware_concurrency(), 1);
-  return std::clamp<std::size_t>(std::min(files, cores), 1, 4);
-}
-
-}  // namespace
 
 std::vector<analysis::RunFolderJob> takeJobs(InputList& inputs) {
   std::vector<std::string> found;
@@ -44,23 +32,11 @@ JobOutcome checkJob(const analysis::RunFolderJob& job, CheckContext& context) {
     return out;
   }
 
-  std::vector<std::string> paths;
-  for (const auto& f : job.files) paths.push_back(f.path);
-  ReaderPool pool(readerThreads(job.files.size()));
-  std::vector<std::unique_ptr<FileBatchSource>> sources;
-  std::vector<analysis::LineBatchSource*> views;
-  for (const auto& f : job.files) {
-    sources.push_back(std::make_unique<FileBatchSource>(pool, f.path, f.role == analysis::RankFileRole::ErrorJson));
-    views.push_back(sources.back().get());
-  }
-  auto report = std::make_shared<analysis::JobReport>(analysis::analyzeJob(job, paths, views, resolved.settings));
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    if (auto error = sources[i]->error(); !error.empty()) out.errors.emplace_back(paths[i], error);
-    report->recordedErrors.push_back(sources[i]->recorded());
-  }
-  sources.clear();
-  if (!out.errors.empty()) return out;
-
+  workspace::JobRead read = workspace::readJob(job, resolved.settings);
+  out.errors = std::move(read.errors);
+  if (!read.job) return out;
+  std::shared_ptr<analysis::JobReport> report = std::move(read.job);
+  const std::vector<std::string>& paths = report->paths;
   for (std::size_t i = 0; i < job.files.size(); ++i) {
     FileReport r;
     r.path = paths[i];

@@ -1,6 +1,7 @@
 // Reading the files of one job in parallel for the merge (analysis/facade/log_job.h): a small
 // pool of reader threads fills each file's queue of line batches ahead of the merge, a bounded
-// number of batches per file, so 64 files of any size stay in a few tens of MB.
+// number of batches per file, so 64 files of any size stay in a few tens of MB. Used by
+// `dsls check DIR` and the server's dsls.diagnoseFolder.
 #pragma once
 
 #include "analysis/facade/log_job.h"
@@ -14,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-namespace dsls::cli {
+namespace dsls::workspace {
 
 class ReaderPool;
 
@@ -70,4 +71,16 @@ class ReaderPool {
   std::vector<std::thread> threads_;
 };
 
-}  // namespace dsls::cli
+// A job read and analysed: the report, or the files that could not be read.
+struct JobRead {
+  std::shared_ptr<analysis::JobReport> job;                 // null when a file could not be read
+  std::vector<std::pair<std::string, std::string>> errors;  // path, message
+};
+JobRead readJob(const analysis::RunFolderJob& job, const analysis::Settings& settings);
+
+// The jobs among the files under `folder` (walked without following symlinks; hidden, VCS and
+// dependency folders skipped; at most kMaxFolderFiles files). Paths are `folder` + "/" + relative.
+inline constexpr std::size_t kMaxFolderFiles = 100000;
+std::vector<analysis::RunFolderJob> findJobs(const std::string& folder, std::string& error);
+
+}  // namespace dsls::workspace

@@ -1,12 +1,15 @@
-#include "cli/job_reader.h"
+#include "workspace/run_folder_reader.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <filesystem>
+#include <set>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace dsls::cli {
+namespace dsls::workspace {
 namespace {
 
 constexpr std::size_t kChunkBytes = 256 << 10;
@@ -155,4 +158,66 @@ void ReaderPool::run() {
   }
 }
 
-}  // namespace dsls::cli
+namespace {
+
+// Reader threads: enough to keep the disk and the line splitting ahead of the merge, few enough
+// for a shared machine.
+std::size_t readerThreads(std::size_t files) {
+  const std::size_t cores = std::max<unsigned>(std::thread::hardware_concurrency(), 1);
+  return std::clamp<std::size_t>(std::min(files, cores), 1, 4);
+}
+
+bool skippedFolder(const std::string& name) {
+  static const std::set<std::string> skipped = {"node_modules", "__pycache__", "site-packages", "venv"};
+  return name.starts_with('.') || skipped.count(name) > 0;
+}
+
+}  // namespace
+
+JobRead readJob(const analysis::RunFolderJob& job, const analysis::Settings& settings) {
+  JobRead out;
+  std::vector<std::string> paths;
+  for (const auto& f : job.files) paths.push_back(f.path);
+  ReaderPool pool(readerThreads(job.files.size()));
+  std::vector<std::unique_ptr<FileBatchSource>> sources;
+  std::vector<analysis::LineBatchSource*> views;
+  for (const auto& f : job.files) {
+    sources.push_back(std::make_unique<FileBatchSource>(pool, f.path, f.role == analysis::RankFileRole::ErrorJson));
+    views.push_back(sources.back().get());
+  }
+  auto report = std::make_shared<analysis::JobReport>(analysis::analyzeJob(job, paths, views, settings));
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    if (auto error = sources[i]->error(); !error.empty()) out.errors.emplace_back(paths[i], error);
+    report->recordedErrors.push_back(sources[i]->recorded());
+  }
+  if (out.errors.empty()) out.job = std::move(report);
+  return out;
+}
+
+std::vector<analysis::RunFolderJob> findJobs(const std::string& folder, std::string& error) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> paths;
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) {
+    error = "not a folder: " + folder;
+    return {};
+  }
+  fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end;
+  if (ec) {
+    error = "cannot read " + folder + ": " + ec.message();
+    return {};
+  }
+  for (; it != end && paths.size() < kMaxFolderFiles; it.increment(ec)) {
+    if (ec) break;
+    const fs::directory_entry& entry = *it;
+    if (entry.is_directory(ec) && !entry.is_symlink(ec)) {
+      if (skippedFolder(entry.path().filename().string())) it.disable_recursion_pending();
+      continue;
+    }
+    if (entry.is_regular_file(ec)) paths.push_back(entry.path().generic_string());
+  }
+  std::sort(paths.begin(), paths.end());
+  return analysis::recogniseJobs(paths);
+}
+
+}  // namespace dsls::workspace

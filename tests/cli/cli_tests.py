@@ -278,6 +278,17 @@ class RunFolders(CliTest):
         recorded = [f for f in job["files"] if "recordedError" in f]
         self.assertEqual([(f["rank"], f["recordedError"]["timestamp"]) for f in recorded], [(1, 1733476365)])
 
+    def test_sarif_names_the_job(self):
+        r = run(STABLE + ["--format", "sarif", "each-rank-log"], cwd=self.JOBS)
+        doc = json.loads(r.stdout)
+        jobs = doc["runs"][0]["properties"]["jobs"]
+        self.assertEqual([(j["name"], j["layout"], j["ranks"]) for j in jobs],
+                         [("20241206140012", "deepspeed-each-rank-log", [0, 1, 2, 3])])
+        errors = [(x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                   x["locations"][0]["physicalLocation"]["region"]["startLine"])
+                  for x in doc["runs"][0]["results"] if x["level"] == "error"]
+        self.assertEqual(errors, [("each-rank-log/20241206140012_rank2.log", 13)])
+
     def test_unrelated_logs_are_no_job(self):
         r, doc = self.check_json(STABLE + ["not-a-job"], cwd=self.JOBS)
         self.assertNotIn("jobs", doc)

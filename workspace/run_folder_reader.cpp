@@ -12,7 +12,7 @@
 namespace dsls::workspace {
 namespace {
 
-constexpr std::size_t kChunkBytes = 256 << 10;
+constexpr std::size_t kChunkBytes = 128 << 10;
 constexpr std::size_t kQueuedBatches = 2;
 constexpr std::size_t kMaxErrorJsonBytes = 4 << 20;
 

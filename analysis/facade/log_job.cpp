@@ -38,7 +38,10 @@ void LineBatcher::finish() { state_->splitter.finish(); }
 
 LineBatch LineBatcher::take() {
   LineBatch out = std::move(state_->batch);
+  // The next batch is about as large: reserving it keeps growth from doubling the memory held.
   state_->batch = {};
+  state_->batch.bytes.reserve(out.bytes.size() + out.bytes.size() / 8);
+  state_->batch.lines.reserve(out.lines.size() + out.lines.size() / 8);
   return out;
 }
 
@@ -140,6 +143,7 @@ struct Cursor {
   std::size_t index = 0;
   bool done = false;
   std::optional<double> time;  // the current line's own timestamp, else the file's last one
+  double progress = 0;         // the source's progress when the current batch was taken
 
   const LineBatch::Line& line() const { return batch.lines[index]; }
   bool load() {
@@ -147,6 +151,7 @@ struct Cursor {
       index = 0;
       batch = {};
       if (!source->next(batch)) done = true;
+      progress = source->progress();
     }
     if (done) return false;
     if (line().time) time = line().time;
@@ -163,8 +168,7 @@ struct Cursor {
 bool before(const Cursor& a, std::size_t ia, const Cursor& b, std::size_t ib) {
   if (a.time && b.time && *a.time != *b.time) return *a.time < *b.time;
   if (!(a.time && b.time)) {
-    const double pa = a.source->progress(), pb = b.source->progress();
-    if (pa != pb) return pa < pb;
+    if (a.progress != b.progress) return a.progress < b.progress;
   }
   return ia < ib;
 }

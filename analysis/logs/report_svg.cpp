@@ -156,10 +156,12 @@ std::string LogReport::timelineSvg() const {
     if (row.lineCount > 0) {
       const double x1 = axis.wallClock ? axis.xOfTime(row.firstTime) : axis.xOfLine(row.firstLine);
       const double x2 = std::max(axis.wallClock ? axis.xOfTime(row.lastTime) : axis.xOfLine(row.lastLine), x1 + 2.0);
+      // A job's rows span several files: their line count, not a line range of one file.
+      const std::string span = files.empty() ? fmt::format("lines {}–{} ", row.firstLine, row.lastLine) : "";
       svg += fmt::format(
-          R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="6" fill="#90a4ae"><title>{}: lines {}–{} ({} line{})</title></rect>)",
-          x1, y - 3, x2 - x1, text::xmlEscape(text::sanitize(row.label, 40)), row.firstLine, row.lastLine,
-          row.lineCount, row.lineCount == 1 ? "" : "s");
+          R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="6" fill="#90a4ae"><title>{}: {}({} line{})</title></rect>)",
+          x1, y - 3, x2 - x1, text::xmlEscape(text::sanitize(row.label, 40)), span, row.lineCount,
+          row.lineCount == 1 ? "" : "s");
     }
     for (const TimelineEvent& e : row.events) {
       const double x = axis.xOfEvent(e);

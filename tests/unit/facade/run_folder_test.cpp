@@ -248,3 +248,36 @@ TEST_CASE("error.json: the exception and its call stack, and when it was recorde
   CHECK(analysis::errorJsonLines("not json").lines.empty());
   CHECK_FALSE(analysis::recordedError(R"({"message": "a string"})"));
 }
+
+TEST_CASE("a rank prefix in the lines gives the global rank where the torchrun folders give a local one") {
+  // Node 1 of two, four local ranks each: its folders say 0-3, torch's own prefixes say 4-7.
+  auto jobs = analysis::recogniseJobs({"t/ab_2/attempt_0/0/stderr.log", "t/ab_2/attempt_0/1/stderr.log"});
+  REQUIRE(jobs.size() == 1);
+  CHECK(jobs[0].files[0].localRank);
+  const std::string local0 = "[rank4]:" + logger("14:00:00", "cdb=None") + "[rank4]:" + timeout(4, "14:33:00");
+  std::string local1 = "[rank5]:" + logger("14:00:00", "cdb=None") + "[rank5]:" + logger("14:03:00", "step");
+  std::string oom = kOom;
+  for (std::size_t at = 0; at < oom.size();) {  // every line of the traceback with the prefix
+    local1 += "[rank5]:" + oom.substr(at, oom.find('\n', at) + 1 - at);
+    at = oom.find('\n', at) + 1;
+  }
+  auto job = analyse(jobs[0], {local0, local1});
+  const logs::LogFinding* root = job.report->initiatingFinding();
+  REQUIRE(root);
+  CHECK(root->id == "cuda-oom");
+  CHECK(root->initiatingRank == 5);
+  CHECK(root->rankReason.find("carries the prefix of rank 5") != std::string::npos);
+  CHECK(root->evidence.front().file == 1);
+}
+
+TEST_CASE("without a rank prefix, a torchrun folder's rank is named a local rank") {
+  auto jobs = analysis::recogniseJobs({"t/ab_2/attempt_0/0/stderr.log", "t/ab_2/attempt_0/1/stderr.log"});
+  REQUIRE(jobs.size() == 1);
+  auto job = analyse(jobs[0], {logger("14:00:00", "cdb=None") + timeout(0, "14:33:00"),
+                               logger("14:00:00", "cdb=None") + logger("14:03:00", "step") + kOom});
+  const logs::LogFinding* root = job.report->initiatingFinding();
+  REQUIRE(root);
+  CHECK(root->initiatingRank == 1);
+  CHECK(root->rankReason.find("its folder names the local rank") != std::string::npos);
+  CHECK(analysis::jobSummary(job).find("local ranks 0, 1") != std::string::npos);
+}

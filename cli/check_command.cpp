@@ -2,6 +2,7 @@
 #include "cli/check_command.h"
 
 #include "cli/check_file.h"
+#include "cli/check_jobs.h"
 #include "cli/file_source.h"
 #include "cli/input_files.h"
 #include "cli/reporter.h"
@@ -85,6 +86,20 @@ int runCheck(const std::vector<std::string>& args) {
   }
 
   CheckContext context{options, {}};
+  for (const analysis::RunFolderJob& job : takeJobs(inputs)) {
+    JobOutcome outcome = checkJob(job, context);
+    for (const auto& [path, message] : outcome.errors) {
+      std::fprintf(stderr, "dsls: %s: %s\n", path.c_str(), message.c_str());
+      reporter->error({path, message});
+      ++summary.errors;
+    }
+    if (!outcome.job) continue;
+    for (const FileReport& r : outcome.files) {
+      count(r, summary);
+      reporter->file(r);
+    }
+    reporter->job(*outcome.job);
+  }
   for (const InputFile& input : inputs.files) {
     SpooledStdin spooled;
     std::string readPath = input.path;

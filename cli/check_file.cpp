@@ -163,23 +163,36 @@ FileOutcome checkLog(const InputFile& input, const std::string& readPath,
   r.kind = analysis::DocumentKind::Log;
   r.log = report;
   r.findings = analysis::logFindings(*report, input.path);
-  analysis::applyRuleOverrides(r.findings, resolved.settings);
-  std::erase_if(r.findings, [&](const analysis::Finding& f) {
-    return !workspace::codeSelected(f.code, resolved.select, resolved.ignore);
-  });
-  dropBelow(r.findings, leastShown(options, resolved));
-  sortFindings(r.findings);
-  if (!r.findings.empty()) {
-    // A second pass turns offsets into lines and columns without keeping the log in memory.
-    TextLocator locator(offsetsOf(r.findings, r.path), startsOf(r.findings));
-    if (!readChunks(readPath, [&](std::string_view chunk) { locator.feed(chunk); }, error)) return failed(error);
-    locator.finish();
-    r.positions = std::move(locator);
-  }
+  selectLogFindings(r.findings, resolved, options);
+  if (!locateLogFindings(r, readPath, error)) return failed(error);
   return out;
 }
 
 }  // namespace
+
+void showSettingsProblems(const workspace::ResolvedSettings& resolved, CheckContext& context) {
+  showProblems(resolved, context);
+}
+
+void selectLogFindings(std::vector<analysis::Finding>& findings, const workspace::ResolvedSettings& resolved,
+                       const CheckOptions& options) {
+  analysis::applyRuleOverrides(findings, resolved.settings);
+  std::erase_if(findings, [&](const analysis::Finding& f) {
+    return !workspace::codeSelected(f.code, resolved.select, resolved.ignore);
+  });
+  dropBelow(findings, leastShown(options, resolved));
+  sortFindings(findings);
+}
+
+bool locateLogFindings(FileReport& r, const std::string& readPath, std::string& error) {
+  if (r.findings.empty()) return true;
+  // A second pass turns offsets into lines and columns without keeping the log in memory.
+  TextLocator locator(offsetsOf(r.findings, r.path), startsOf(r.findings));
+  if (!readChunks(readPath, [&](std::string_view chunk) { locator.feed(chunk); }, error)) return false;
+  locator.finish();
+  r.positions = std::move(locator);
+  return true;
+}
 
 FileOutcome checkFile(const InputFile& input, const std::string& readPath, CheckContext& context) {
   const CheckOptions& options = context.options;

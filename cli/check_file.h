@@ -33,4 +33,13 @@ struct CheckContext {
 // `readPath` is where the bytes are (the spooled file for standard input).
 FileOutcome checkFile(const InputFile& input, const std::string& readPath, CheckContext& context);
 
+// A log's findings as `dsls check` shows them: rule overrides, --select/--ignore, the least
+// severity shown, in text order.
+void selectLogFindings(std::vector<analysis::Finding>& findings, const workspace::ResolvedSettings& resolved,
+                       const CheckOptions& options);
+// Lines and columns of every offset `r.findings` mention, read from `readPath` in chunks.
+bool locateLogFindings(FileReport& r, const std::string& readPath, std::string& error);
+// Pyproject problems of `resolved`, each shown once on standard error.
+void showSettingsProblems(const workspace::ResolvedSettings& resolved, CheckContext& context);
+
 }  // namespace dsls::cli

@@ -52,6 +52,12 @@ class GithubReporter : public Reporter {
     }
   }
 
+  // One notice for the job; its findings are annotations at their files and lines.
+  void job(const analysis::JobReport& j) override {
+    out_ << "::notice title=" << escapeProperty("dsls job " + j.job.name) << "::" << escapeData(analysis::jobSummary(j))
+         << "\n";
+  }
+
   void error(const Skip& s) override {
     out_ << "::error file=" << escapeProperty(s.path) << ",title=dsls::" << escapeData(s.reason) << "\n";
   }

@@ -56,12 +56,17 @@ class JsonReporter : public Reporter {
     files_.push_back(std::move(f));
   }
 
+  void job(const analysis::JobReport& j) override {
+    jobs_.push_back(Json::parse(analysis::jobJson(j).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+  }
+
   void skipped(const Skip& s) override { skipped_.push_back(Json{{"path", s.path}, {"reason", s.reason}}); }
   void error(const Skip& s) override { errors_.push_back(Json{{"path", s.path}, {"message", s.reason}}); }
 
   void finish(const Summary& s) override {
     Json doc{{"version", 1}, {"tool", Json{{"name", "dsls"}, {"version", DSLS_VERSION}}}};
     doc["files"] = std::move(files_);
+    if (!jobs_.empty()) doc["jobs"] = std::move(jobs_);  // per-rank logs found in a folder
     doc["skipped"] = std::move(skipped_);
     doc["errors"] = std::move(errors_);
     doc["summary"] = Json{{"filesChecked", s.filesChecked},
@@ -85,6 +90,7 @@ class JsonReporter : public Reporter {
   std::ostream& out_;
   bool logReport_;
   Json files_ = Json::array();
+  Json jobs_ = Json::array();
   Json skipped_ = Json::array();
   Json errors_ = Json::array();
 };

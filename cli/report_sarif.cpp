@@ -76,6 +76,19 @@ class SarifReporter : public Reporter {
                                   {"locations", Json::array({Json{{"physicalLocation", Json{{"artifactLocation", artifact(s.path)}}}}})}});
   }
 
+  // The job's findings are results at their files and lines; the run's properties say which
+  // files made one job and what its diagnosis is.
+  void job(const analysis::JobReport& j) override {
+    Json files = Json::array();
+    for (const auto& path : j.paths) files.push_back(path);
+    jobs_.push_back(Json{{"name", j.job.name},
+                         {"layout", std::string(analysis::layoutName(j.job.layout))},
+                         {"root", j.job.root},
+                         {"ranks", j.job.ranks},
+                         {"files", std::move(files)},
+                         {"summary", analysis::jobSummary(j)}});
+  }
+
   void finish(const Summary& s) override {
     Json driver{{"name", "dsls"},
                 {"version", DSLS_VERSION},
@@ -87,6 +100,7 @@ class SarifReporter : public Reporter {
              {"invocations", Json::array({std::move(invocation)})},
              {"columnKind", "unicodeCodePoints"},
              {"results", std::move(results_)}};
+    if (!jobs_.empty()) run["properties"] = Json{{"jobs", std::move(jobs_)}};
     Json doc{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
              {"version", "2.1.0"},
              {"runs", Json::array({std::move(run)})}};
@@ -95,6 +109,7 @@ class SarifReporter : public Reporter {
   }
 
  private:
+  Json jobs_ = Json::array();
   static Json location(const std::string& path, Json regionJson) {
     return Json{{"physicalLocation", Json{{"artifactLocation", artifact(path)}, {"region", std::move(regionJson)}}}};
   }

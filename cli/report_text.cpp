@@ -113,6 +113,17 @@ class TextReporter : public Reporter {
     if (r.written) out_ << r.path << ": " << plural(r.fixed, "finding", "findings") << " fixed\n";
   }
 
+  void job(const analysis::JobReport& j) override {
+    const bool report = logReport_ && j.report;
+    out_ << paint("\033[1m", "Job " + j.job.name) << ": "
+         << printable(report ? analysis::jobDescription(j) : analysis::jobSummary(j), false) << "\n";
+    if (!report) return;
+    std::string markdown = printable(terminalMarkdown(analysis::logReportMarkdown(*j.report)), true);
+    out_ << "\n" << markdown;
+    if (!markdown.ends_with("\n")) out_ << "\n";
+    out_ << "\n";
+  }
+
   void finish(const Summary& s) override {
     if (s.findings == 0) {
       if (s.filesChecked == 0)

@@ -2,6 +2,7 @@
 // summary at the end; text and github print as they go, json and sarif print one document.
 #pragma once
 
+#include "analysis/facade/log_job.h"
 #include "cli/check_model.h"
 #include "cli/check_options.h"
 
@@ -19,6 +20,8 @@ class Reporter {
  public:
   virtual ~Reporter() = default;
   virtual void file(const FileReport&) = 0;
+  // Per-rank logs analysed as one job, after the job's files.
+  virtual void job(const analysis::JobReport&) {}
   virtual void skipped(const Skip&) {}
   virtual void error(const Skip&) {}
   virtual void finish(const Summary&) = 0;

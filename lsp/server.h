@@ -168,6 +168,7 @@ class Server {
   Json documentLinks(const FeatureContext&, const protocol::DocumentParams&) const;
   void onExecuteCommand(const protocol::ExecuteCommandParams& params, Reply reply);
   void diagnoseText(std::string text, Reply reply);
+  void diagnoseFolder(const std::string& uri, Reply reply);  // server_folder.cpp
   void applyEdit(const Json& edit, Reply reply);
 
   Transport& transport_;

@@ -93,6 +93,10 @@ void Server::onExecuteCommand(const protocol::ExecuteCommandParams& params, Repl
     protocol::ParamReader args(params.arguments, "params.arguments");
     return diagnoseText(args.element(0).field("text").string(), std::move(reply));
   }
+  if (params.command == "dsls.diagnoseFolder") {
+    protocol::ParamReader args(params.arguments, "params.arguments");
+    return diagnoseFolder(args.element(0).field("uri").string(), std::move(reply));
+  }
   if (params.command == kApplyEditCommand) {
     protocol::ParamReader args(params.arguments, "params.arguments");
     const Json& edit = args.element(0).json();

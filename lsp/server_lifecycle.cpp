@@ -71,7 +71,7 @@ Json Server::capabilities() const {
       {"inlayHintProvider", true},
       {"documentSymbolProvider", true},
       {"documentLinkProvider", {{"resolveProvider", false}}},
-      {"executeCommandProvider", {{"commands", {"dsls.diagnoseText", kApplyEditCommand}}}},
+      {"executeCommandProvider", {{"commands", {"dsls.diagnoseText", "dsls.diagnoseFolder", kApplyEditCommand}}}},
       {"workspace", {{"workspaceFolders", {{"supported", true}, {"changeNotifications", false}}}}},
   };
   if (caps_.pullDiagnostics)

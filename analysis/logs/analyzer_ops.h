@@ -23,6 +23,7 @@ struct LineContext {
   std::string_view clean;  // the line without colour codes: shown as evidence text
   const PrefixView* prefix = nullptr;
   std::size_t stream = 0;
+  const LineOrigin* origin = nullptr;  // a job of several files: the line's file and line there
   bool exceptionLine = false;  // this line ended a Python traceback
   unsigned phase = 0;
   const std::vector<std::string>* frames = nullptr;
@@ -40,6 +41,11 @@ struct Occurrence {
 };
 
 Evidence makeEvidence(const LineContext& c);
+// "line 12", or "line 12 of <file>" for a line of a job of several files.
+std::string lineRef(const State& s, std::size_t line, std::optional<std::size_t> file);
+std::string lineRef(const State& s, const Evidence& e);
+// Where the accumulator's first occurrence is.
+std::string firstLineRef(const State& s, const Accumulator& a);
 // `useLineRank` false for lines DeepSpeed prints on rank 0 only (metrics, overflow).
 Occurrence occurrenceOf(const LineContext& c, bool useLineRank = true);
 

@@ -20,6 +20,8 @@ namespace dsls::logs {
 
 // The rank evidence of an NCCL debug line mapped through its process's Init line.
 inline constexpr std::string_view kNcclInitFamily = "nccl-debug pid mapped by its Init line";
+// The rank of a line of a job of several files, taken from its file's path.
+inline constexpr std::string_view kFileNameFamily = "the rank in the file's path";
 
 namespace limits {
 constexpr std::size_t kEvidencePerFinding = 12;
@@ -54,6 +56,7 @@ struct StreamState {
   RankSource rankSource = RankSource::None;
   std::string host;
   std::size_t firstLine = 0, lastLine = 0, firstOffset = 0, lastOffset = 0, lineCount = 0;
+  std::optional<double> firstTime, lastTime;
   std::vector<TimelineEvent> events;
   std::size_t eventsTotal = 0;
   std::vector<std::string> eventIds;  // ids already on this row (one event per id per row)
@@ -106,6 +109,7 @@ struct WatchdogObservation {
   long long ranForMs = -1;
   long long lastEnqueued = -1, lastCompleted = -1;
   std::size_t line = 0;
+  std::string where;  // "line N" (of its file in a job)
   std::optional<double> time;
 };
 
@@ -156,14 +160,17 @@ struct WrapCandidate {
   bool pending = false;
   std::string raw, clean;
   std::size_t lineNo = 0, offset = 0, stream = 0;
+  std::optional<LineOrigin> origin;
 };
 
 struct LogAnalyzer::State {
   AnalyzerOptions options;
   const FingerprintMatcher& matcher = FingerprintMatcher::shared();
 
-  std::size_t lineNo = 0;
+  std::size_t lineNo = 0;  // in a job of several files: the line's position in the merged order
   std::size_t bytes = 0;
+  const LineOrigin* origin = nullptr;  // the current line's file in a job of several files
+  std::vector<std::string> files;      // the job's file paths
   std::optional<double> lastTime;
   std::optional<double> lineTime;  // the current line's own timestamp
   std::string ansiScratch;

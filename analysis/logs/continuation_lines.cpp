@@ -37,6 +37,7 @@ void matchJoined(State& s, const LineContext& c) {
   joined.clean = joinedClean;
   joined.prefix = &joinedPrefix;
   joined.stream = w.stream;
+  joined.origin = w.origin ? &*w.origin : nullptr;
   for (const FpMatch& m : matches) handleFingerprint(s, joined, m, matches);
 }
 
@@ -52,6 +53,8 @@ void joinWrappedLine(State& s, const LineContext& c, bool lineMatched) {
   w.lineNo = c.lineNo;
   w.offset = c.offset;
   w.stream = c.stream;
+  if (c.origin) w.origin = *c.origin;
+  else w.origin.reset();
 }
 
 void handleContinuations(State& s, const LineContext& c, std::string_view message, bool /*matched*/) {

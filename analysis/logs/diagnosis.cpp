@@ -76,18 +76,18 @@ void sortFindings(std::vector<LogFinding>& findings) {
   std::stable_sort(findings.begin(), findings.end(), [](const LogFinding& a, const LogFinding& b) {
     if (a.initiating != b.initiating) return a.initiating;
     if (a.severity != b.severity) return static_cast<int>(a.severity) < static_cast<int>(b.severity);
-    const std::size_t la = a.evidence.empty() ? 0 : a.evidence.front().line;
-    const std::size_t lb = b.evidence.empty() ? 0 : b.evidence.front().line;
+    const std::size_t la = a.evidence.empty() ? 0 : a.evidence.front().seq;
+    const std::size_t lb = b.evidence.empty() ? 0 : b.evidence.front().seq;
     return la < lb;
   });
 }
 
-std::string initiatingVerdict(const LogFinding& initiating, const RootChoice& root) {
-  const std::size_t line = initiating.evidence.empty() ? 0 : initiating.evidence.front().line;
+std::string initiatingVerdict(const State& s, const LogFinding& initiating, const RootChoice& root) {
+  const std::string line = initiating.evidence.empty() ? lineRef(s, 0, std::nullopt) : lineRef(s, initiating.evidence.front());
   const bool numeric = root.root && root.root->tier == Tier::Numeric;
-  std::string v = numeric ? fmt::format("No process failure found; the main problem is \"{}\" (`{}`), first at line {}.",
+  std::string v = numeric ? fmt::format("No process failure found; the main problem is \"{}\" (`{}`), first at {}.",
                                         initiating.title, initiating.id, line)
-                          : fmt::format("Initiating failure: \"{}\" (`{}`) at line {}, {}.", initiating.title,
+                          : fmt::format("Initiating failure: \"{}\" (`{}`) at {}, {}.", initiating.title,
                                         initiating.id, line,
                                         initiating.initiatingRank ? fmt::format("rank {}", *initiating.initiatingRank)
                                         : initiating.rankScope == RankScope::All ? std::string("every rank")
@@ -99,7 +99,7 @@ std::string initiatingVerdict(const LogFinding& initiating, const RootChoice& ro
 }
 
 std::string verdictFor(const State& s, const LogReport& r, const RootChoice& root, const WatchdogAnalysis& w) {
-  if (const LogFinding* initiating = r.initiatingFinding()) return initiatingVerdict(*initiating, root);
+  if (const LogFinding* initiating = r.initiatingFinding()) return initiatingVerdict(s, *initiating, root);
   if (!w.timeoutRanks.empty() || s.unrankedTimeouts > 0 || findAccumulator(s, FailureId::NcclProcessAbort)) {
     std::string v = "The initiating failure is not in this log: every error found is a collective timeout or abort, "
                     "which are consequences of another failure.";
@@ -147,6 +147,7 @@ LogReport diagnose(State& s) {
 
   r.verdict = verdictFor(s, r, root, w);
   buildTimeline(s, r, root.root, highlightedRank(root, w));
+  r.files = s.files;
   markDesyncSuspect(r, root, w);
   return r;
 }

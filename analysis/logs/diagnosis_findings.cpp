@@ -116,11 +116,11 @@ std::vector<std::string> timeoutNotes(const State& s, const RootChoice& root, co
 
 // Which rank the timeouts point at: the initiating failure's, the desync's odd one, the one
 // rank without a timeout line, or none.
-void timeoutRankReason(const RootChoice& root, const WatchdogAnalysis& w, LogFinding& f) {
+void timeoutRankReason(const State& s, const RootChoice& root, const WatchdogAnalysis& w, LogFinding& f) {
   if (root.root) {
     f.initiatingRank = root.rank.rank;
-    f.rankReason = fmt::format("These timeouts are consequences of {} (line {}){}.", root.root->id,
-                               root.root->firstLine, root.rank.rank ? fmt::format(" on rank {}", *root.rank.rank) : "");
+    f.rankReason = fmt::format("These timeouts are consequences of {} ({}){}.", root.root->id,
+                               firstLineRef(s, *root.root), root.rank.rank ? fmt::format(" on rank {}", *root.rank.rank) : "");
   } else if (root.desync) {
     f.initiatingRank = w.skewSuspect;
     f.rankReason = "See nccl-desync: the ranks were in different collectives.";
@@ -147,7 +147,7 @@ void explainTimeouts(const State& s, const RootChoice& root, const WatchdogAnaly
   f.collateral = true;
   f.collateralRanks = w.timeoutRanks;
   for (const auto& n : timeoutNotes(s, root, w)) appendNote(f, n);
-  timeoutRankReason(root, w, f);
+  timeoutRankReason(s, root, w, f);
 }
 
 // Findings with their own rank story, by failure.
@@ -165,14 +165,14 @@ void explainByKind(const State& s, const Accumulator& a, const RootChoice& root,
     case FailureId::NcclProcessAbort:
       f.collateral = true;
       f.collateralRanks = a.ranks.ranks;
-      f.rankReason = r ? fmt::format("Consequence of {} (line {}).", r->id, r->firstLine)
+      f.rankReason = r ? fmt::format("Consequence of {} ({}).", r->id, firstLineRef(s, *r))
                        : "These processes were taken down after a failed collective; the lines do not name the "
                          "rank that caused it.";
       return;
     case FailureId::WorkerExit:
       if (isRoot) return;
       if (r || !w.timeoutRanks.empty()) f.collateral = true;
-      f.rankReason = r ? fmt::format("Exit codes reported after {} (line {}).", r->id, r->firstLine)
+      f.rankReason = r ? fmt::format("Exit codes reported after {} ({}).", r->id, firstLineRef(s, *r))
                        : "The exit lines come from the launcher, which does not reliably say which worker failed.";
       return;
     case FailureId::IncompleteTraceback:
@@ -184,17 +184,17 @@ void explainByKind(const State& s, const Accumulator& a, const RootChoice& root,
 }
 
 // A primary failure that was not chosen says why.
-void explainNotChosen(const Accumulator& a, const RootChoice& root, LogFinding& f) {
+void explainNotChosen(const State& s, const Accumulator& a, const RootChoice& root, LogFinding& f) {
   if (root.isRoot(a) || !f.rankReason.empty() || a.tier != Tier::Primary) return;
   const Accumulator* r = root.root;
   if (a.firstRank) {
     f.initiatingRank = std::nullopt;
-    f.rankReason = fmt::format("First seen on rank {} (line {}); not chosen as the initiating failure because {}.",
-                               *a.firstRank, a.firstLine,
-                               r ? fmt::format("{} (line {}) came first", r->id, r->firstLine)
+    f.rankReason = fmt::format("First seen on rank {} ({}); not chosen as the initiating failure because {}.",
+                               *a.firstRank, firstLineRef(s, a),
+                               r ? fmt::format("{} ({}) came first", r->id, firstLineRef(s, *r))
                                  : std::string("another failure was chosen"));
   } else if (r) {
-    f.rankReason = fmt::format("Not chosen as the initiating failure: {} (line {}) came first.", r->id, r->firstLine);
+    f.rankReason = fmt::format("Not chosen as the initiating failure: {} ({}) came first.", r->id, firstLineRef(s, *r));
   }
 }
 
@@ -214,7 +214,7 @@ LogFinding findingFor(const State& s, const Accumulator& a, const RootChoice& ro
     appendNote(f, timingNote(a, w));
   }
   explainByKind(s, a, root, w, run, f);
-  explainNotChosen(a, root, f);
+  explainNotChosen(s, a, root, f);
   if (!f.rankScope && a.tier == Tier::Primary && failureInfo(a.failure).rankIndependent) {
     f.rankScope = RankScope::All;
     f.scopeRanks = a.ranks.ranks;

@@ -18,6 +18,12 @@ std::string rankSourceNote(RankSource source) {
              : "";
 }
 
+std::string fileRankNote(RankSource source) {
+  return source == RankSource::LocalPrefix
+             ? " (its folder names the local rank, which equals the global rank only on a single node)"
+             : "";
+}
+
 std::string hostRankText(const State& s, const std::string& host) {
   auto it = s.facts.hostRanks.find(host);
   if (it == s.facts.hostRanks.end() || it->second.empty()) return {};
@@ -42,9 +48,9 @@ RootRank rankFromFirstLine(const State& s, const Accumulator& root, const Watchd
   if (root.firstRankSource == RankSource::LocalPrefix && multiNode(s)) {
     if (auto r = torchrunRootCauseRank(s)) return *r;
     out.ranks = root.ranks.ranks;
-    out.reason = fmt::format("The first {} line (line {}) carries local rank {}{}, but the log shows more than one "
+    out.reason = fmt::format("The first {} line ({}) carries local rank {}{}, but the log shows more than one "
                              "host, and a local rank is not a global rank.",
-                             root.id, root.firstLine, *root.firstRank, rankEvidenceNote(root));
+                             root.id, firstLineRef(s, root), *root.firstRank, rankEvidenceNote(root));
     return out;
   }
   if (unorderedAcrossRanks(root) && !onlySilent) {
@@ -56,12 +62,15 @@ RootRank rankFromFirstLine(const State& s, const Accumulator& root, const Watchd
   }
   out.rank = root.firstRank;
   out.scope = RankScope::One;
-  out.reason = fmt::format("The first {} line (line {}) carries the prefix of rank {}{}{}.", root.id, root.firstLine,
-                           *root.firstRank, rankEvidenceNote(root), rankSourceNote(root.firstRankSource));
+  const bool fromFile = root.firstRankFamily == kFileNameFamily;
+  out.reason = fmt::format("The first {} line ({}) {} {}{}{}.", root.id, firstLineRef(s, root),
+                           fromFile ? "is in the file of rank" : "carries the prefix of rank", *root.firstRank,
+                           fromFile ? "" : rankEvidenceNote(root),
+                           fromFile ? fileRankNote(root.firstRankSource) : rankSourceNote(root.firstRankSource));
   if (root.failure == FailureId::HostOom && root.firstRankSource == RankSource::LocalPrefix)
-    out.reason = fmt::format("torchrun reports local rank {} exiting with -9 (line {}); it is the first exit torchrun "
+    out.reason = fmt::format("torchrun reports local rank {} exiting with -9 ({}); it is the first exit torchrun "
                              "observed, on a single node.",
-                             *root.firstRank, root.firstLine);
+                             *root.firstRank, firstLineRef(s, root));
   if (!otherRanks.empty())
     out.reason += fmt::format(" Rank{} {} reported the same failure later{}.", otherRanks.size() > 1 ? "s" : "",
                               joinRanks(otherRanks), unorderedAcrossRanks(root) ? "" : " (by the timestamps)");
@@ -135,9 +144,9 @@ RootRank chooseRootRank(const State& s, const Accumulator& root, const WatchdogA
   }
   out = root.firstRank ? rankFromFirstLine(s, root, w) : rankWithoutPrefix(s, root, w);
   if (!w.timeoutRanks.empty() && root.firstLine > w.firstLine)
-    out.reason += fmt::format(" Caution: it appears after the first collective timeout (line {}), so it may itself be "
+    out.reason += fmt::format(" Caution: it appears after the first collective timeout ({}), so it may itself be "
                               "a consequence.",
-                              w.firstLine);
+                              w.firstWhere);
   return out;
 }
 

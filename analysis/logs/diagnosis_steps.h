@@ -28,6 +28,7 @@ struct WatchdogAnalysis {
   int maxRank = -1;
   long long timeoutMs = -1;
   std::size_t firstLine = 0;
+  std::string firstWhere;  // "line N" (of its file in a job)
   std::optional<double> firstTime;
 };
 

@@ -43,10 +43,12 @@ void buildTimeline(const State& s, LogReport& r, const Accumulator* root, std::o
     row.firstOffset = st->firstOffset;
     row.lastOffset = st->lastOffset;
     row.lineCount = st->lineCount;
+    row.firstTime = st->firstTime;
+    row.lastTime = st->lastTime;
     row.events = st->events;
     row.eventsTotal = st->eventsTotal;
     for (auto& e : row.events)
-      if (root && e.findingId == root->id && e.line == root->firstLine) e.initiating = true;
+      if (root && e.findingId == root->id && e.seq == root->firstLine) e.initiating = true;
     if (highlightRank && st->rank == highlightRank) {
       highlightedRowExists = true;
       row.highlighted = true;

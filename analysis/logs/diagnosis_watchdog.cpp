@@ -21,6 +21,7 @@ WatchdogAnalysis analyzeWatchdog(const State& s, const std::vector<int>& ranksSe
     if (w.timeoutMs < 0 && obs.timeoutMs > 0) w.timeoutMs = obs.timeoutMs;
     if (w.firstLine == 0 || obs.line < w.firstLine) {
       w.firstLine = obs.line;
+      w.firstWhere = obs.where;
       w.firstTime = obs.time;
     }
   }

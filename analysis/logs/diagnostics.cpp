@@ -16,16 +16,22 @@ std::string rankText(const LogFinding& f) {
   return {};
 }
 
-}  // namespace
+// In a job's file, a related line in another file of the job names that file.
+std::string relatedDocument(const LogReport& report, const Evidence& e, std::optional<std::size_t> file) {
+  if (!file || !e.file || *e.file == *file || *e.file >= report.files.size()) return {};
+  return report.files[*e.file];
+}
 
-std::vector<analysis::Finding> toDiagnostics(const LogReport& report, std::string_view documentName) {
+std::vector<analysis::Finding> diagnosticsOf(const LogReport& report, std::string_view documentName,
+                                             std::optional<std::size_t> file) {
   std::vector<analysis::Finding> out;
   const LogFinding* root = report.initiatingFinding();
   const Evidence* rootLine = root && !root->evidence.empty() ? &root->evidence.front() : nullptr;
-  const std::string where = documentName.empty() ? std::string("line") : std::string(documentName) + ":";
+  std::string where = documentName.empty() ? std::string("line") : std::string(documentName) + ":";
+  if (rootLine && rootLine->file && *rootLine->file < report.files.size()) where = report.files[*rootLine->file] + ":";
   auto relatedToRoot = [&](analysis::Finding& d) {
     if (!rootLine) return;
-    d.related.push_back({"", rangeOf(*rootLine),
+    d.related.push_back({relatedDocument(report, *rootLine, file), rangeOf(*rootLine),
                          fmt::format("initiating failure: {} ({}{})", root->title, where, rootLine->line)});
   };
 
@@ -33,6 +39,7 @@ std::vector<analysis::Finding> toDiagnostics(const LogReport& report, std::strin
     const std::string code = "log-" + f.id;
     for (std::size_t i = 0; i < f.evidence.size(); ++i) {
       const Evidence& e = f.evidence[i];
+      if (file && e.file != file) continue;
       analysis::Finding d;
       d.code = code;
       d.range = rangeOf(e);
@@ -43,7 +50,8 @@ std::vector<analysis::Finding> toDiagnostics(const LogReport& report, std::strin
           d.message += fmt::format(" {} other rank{} failed as a consequence.", f.collateralRanks.size(),
                                    f.collateralRanks.size() == 1 ? "" : "s");
         for (std::size_t k = 1; k < f.evidence.size() && k < 6; ++k)
-          d.related.push_back({"", rangeOf(f.evidence[k]), "the same failure reported again"});
+          d.related.push_back({relatedDocument(report, f.evidence[k], file), rangeOf(f.evidence[k]),
+                               "the same failure reported again"});
       } else if (&f == root) {
         d.severity = analysis::Severity::Information;
         d.message = fmt::format("{}: the same failure as the initiating line.", f.title);
@@ -68,6 +76,16 @@ std::vector<analysis::Finding> toDiagnostics(const LogReport& report, std::strin
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<analysis::Finding> toDiagnostics(const LogReport& report, std::string_view documentName) {
+  return diagnosticsOf(report, documentName, std::nullopt);
+}
+
+std::vector<analysis::Finding> toJobFileDiagnostics(const LogReport& report, std::size_t file) {
+  return diagnosticsOf(report, file < report.files.size() ? report.files[file] : std::string(), file);
 }
 
 std::optional<std::string> hoverAt(const LogReport& report, std::size_t byteOffset) {

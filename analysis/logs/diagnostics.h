@@ -18,6 +18,9 @@ namespace dsls::logs {
 // severity. Codes are "log-" + finding id. `documentName` names the log in the
 // related-location messages.
 std::vector<analysis::Finding> toDiagnostics(const LogReport& report, std::string_view documentName);
+// The diagnostics on the lines of one file of a job (LogReport::files); related lines in the
+// job's other files name their file.
+std::vector<analysis::Finding> toJobFileDiagnostics(const LogReport& report, std::size_t file);
 
 // Markdown explanation when `byteOffset` lies on an evidence line (end of line included).
 std::optional<std::string> hoverAt(const LogReport& report, std::size_t byteOffset);

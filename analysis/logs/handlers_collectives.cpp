@@ -17,6 +17,7 @@ WatchdogObservation* watchdogOf(const Hit& hit, long long seq) {
   WatchdogObservation w;
   w.seq = seq;
   w.line = hit.c.lineNo;
+  w.where = lineRef(hit.s, makeEvidence(hit.c));
   w.time = hit.s.lastTime;
   return &watchdog.emplace(rank, w).first->second;
 }

@@ -32,7 +32,24 @@ Evidence makeEvidence(const LineContext& c) {
   e.text = text::sanitize(text::trimRight(c.clean.empty() ? c.raw : c.clean), limits::kEvidenceTextBytes);
   e.rank = c.prefix->rank;
   e.host = std::string(c.prefix->host);
+  e.seq = c.lineNo;
+  if (c.origin) {
+    e.file = c.origin->file;
+    e.line = c.origin->line;
+  }
   return e;
+}
+
+std::string lineRef(const State& s, std::size_t line, std::optional<std::size_t> file) {
+  std::string out = "line " + std::to_string(line);
+  if (file && *file < s.files.size()) out += " of " + s.files[*file];
+  return out;
+}
+
+std::string lineRef(const State& s, const Evidence& e) { return lineRef(s, e.line, e.file); }
+
+std::string firstLineRef(const State& s, const Accumulator& a) {
+  return a.evidence.empty() ? lineRef(s, a.firstLine, std::nullopt) : lineRef(s, a.evidence.front());
 }
 
 Occurrence occurrenceOf(const LineContext& c, bool useLineRank) {
@@ -74,6 +91,9 @@ void addTimelineEvent(State& s, std::size_t stream, const Evidence& ev, Timeline
   TimelineEvent e;
   e.line = ev.line;
   e.byteOffset = ev.byteOffset;
+  e.file = ev.file;
+  e.seq = ev.seq;
+  e.time = s.lastTime;
   e.kind = kind;
   e.findingId = idKey;
   e.label = std::move(label);
@@ -122,7 +142,7 @@ Accumulator* record(State& s, FailureId failure, const Occurrence& occ, const Re
     a.severity = *options.severity;
   ++a.total;
   if (a.total == 1) {
-    a.firstLine = occ.evidence.line;
+    a.firstLine = occ.evidence.seq;
     a.firstOffset = occ.evidence.byteOffset;
     a.firstRank = occ.rank;
     a.firstRankSource = occ.rankSource;
@@ -211,6 +231,14 @@ void resolveNcclProcessRank(State& s, PrefixView& pv) {
   pv.rank = it->second.first;
   pv.rankSource = RankSource::Global;
   pv.rankFamily = kNcclInitFamily;
+}
+
+// A job's file names the rank of its lines; a rank in the line's own prefix wins.
+void applyOrigin(const LineOrigin& origin, PrefixView& pv) {
+  if (pv.rank || !origin.rank) return;
+  pv.rank = origin.rank;
+  pv.rankSource = origin.localRank ? RankSource::LocalPrefix : RankSource::Global;
+  pv.rankFamily = kFileNameFamily;
 }
 
 void recordIncompleteTraceback(State& s, std::size_t stream) {
@@ -346,6 +374,7 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   const std::string_view clean = text::stripAnsi(line, s.ansiScratch);
   PrefixView pv = parsePrefixView(clean);
   resolveNcclProcessRank(s, pv);
+  if (s.origin) applyOrigin(*s.origin, pv);
   s.lineTime.reset();
   if (!pv.timestamp.empty())
     if (auto t = secondsInYear(pv.timestamp)) s.lastTime = s.lineTime = t;
@@ -360,6 +389,10 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
     ++st.lineCount;
     st.lastLine = s.lineNo;
     st.lastOffset = byteOffset;
+    if (s.lineTime) {
+      if (!st.firstTime) st.firstTime = s.lineTime;
+      st.lastTime = s.lineTime;
+    }
     if (pv.rankSource == RankSource::Global) st.rankSource = RankSource::Global;
   }
 
@@ -370,6 +403,7 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   c.clean = clean;
   c.prefix = &pv;
   c.stream = si;
+  c.origin = s.origin;
   const std::string_view message = pv.message;
 
   if (!s.torchrunBlockActive && !pv.hadLoggerPrefix && startsTorchrunEntry(message)) {
@@ -398,6 +432,14 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   if (isBareWord(trimmed)) st.previousBareWord.assign(trimmed);
   else if (!trimmed.empty()) st.previousBareWord.clear();
 }
+
+void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset, const LineOrigin& origin) {
+  state_->origin = &origin;
+  addLine(line, byteOffset);
+  state_->origin = nullptr;
+}
+
+void LogAnalyzer::setFiles(std::vector<std::string> paths) { state_->files = std::move(paths); }
 
 LogReport LogAnalyzer::finish() {
   State& s = *state_;

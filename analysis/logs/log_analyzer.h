@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis/logs/log_report.h"
 
@@ -34,6 +35,15 @@ struct AnalyzerStateSize {
   std::size_t approximateBytes = 0;
 };
 
+// Where a line of a job of several files comes from: its file, its line there, and the rank
+// the file's path names (used when the line's own prefix names none).
+struct LineOrigin {
+  std::size_t file = 0;
+  std::size_t line = 0;  // 1-based, in that file
+  std::optional<int> rank;
+  bool localRank = false;  // the path gives a local rank (torchrun's log folder on one of several nodes)
+};
+
 class LogAnalyzer {
  public:
   LogAnalyzer();
@@ -44,6 +54,10 @@ class LogAnalyzer {
 
   // `line` excludes its terminator; `byteOffset` is where it starts in the document.
   void addLine(std::string_view line, std::size_t byteOffset);
+  // A line of one file of a job, in the merged order; `byteOffset` is its offset in that file.
+  void addLine(std::string_view line, std::size_t byteOffset, const LineOrigin& origin);
+  // The job's file paths, indexed by LineOrigin::file; call before the first line.
+  void setFiles(std::vector<std::string> paths);
   LogReport finish();
 
   AnalyzerStateSize stateSize() const;

@@ -25,6 +25,8 @@ struct Evidence {
   std::string text;  // the line, valid UTF-8, shortened if very long
   std::optional<int> rank;
   std::string host;
+  std::optional<std::size_t> file;  // a job of several files: index into LogReport::files
+  std::size_t seq = 0;  // position in the analysed order (a job's merged order; `line` for one log)
 };
 
 // How many ranks the failure concerns: one named rank; every rank (a deterministic error,
@@ -60,6 +62,9 @@ struct TimelineEvent {
   std::string findingId;
   std::string label;
   bool initiating = false;
+  std::optional<std::size_t> file;  // a job of several files: index into LogReport::files
+  std::size_t seq = 0;              // position in the analysed order, as Evidence::seq
+  std::optional<double> time;       // seconds in the year of the last timestamp seen at this event
 };
 
 // One row of the timeline: the lines of one rank (or of one host, or the lines
@@ -71,6 +76,7 @@ struct RankTimeline {
   std::size_t firstLine = 0, lastLine = 0;
   std::size_t firstOffset = 0, lastOffset = 0;
   std::size_t lineCount = 0;
+  std::optional<double> firstTime, lastTime;  // the row's first and last timestamps (seconds in the year)
   std::vector<TimelineEvent> events;  // capped; eventsTotal counts all
   std::size_t eventsTotal = 0;
   bool highlighted = false;  // the initiating (or suspect) rank
@@ -87,6 +93,12 @@ struct LogReport {
   std::string verdict;  // one paragraph: the initiating failure, or why none was chosen
   std::size_t linesRead = 0;
   std::size_t bytesRead = 0;
+  // A job of several files (one per rank): their paths. Evidence and events name their file by
+  // index, and their `line` is the line in that file; rows' first/last lines count the merged job.
+  std::vector<std::string> files;
+
+  // The timeline's axis is wall-clock time when at least two events carry different timestamps.
+  bool wallClockTimeline() const;
 
   const LogFinding* initiatingFinding() const;
 

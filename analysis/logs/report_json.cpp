@@ -66,13 +66,15 @@ nlohmann::json LogReport::toJson() const {
   json list = json::array();
   for (const LogFinding& f : findings) {
     json evidenceList = json::array();
-    for (const Evidence& e : f.evidence)
+    for (const Evidence& e : f.evidence) {
       evidenceList.push_back({{"line", e.line},
                               {"byteOffset", e.byteOffset},
                               {"length", e.length},
                               {"text", e.text},
                               {"rank", optionalInt(e.rank)},
                               {"host", e.host}});
+      if (e.file && *e.file < files.size()) evidenceList.back()["file"] = files[*e.file];
+    }
     list.push_back({{"id", f.id},
                     {"title", f.title},
                     {"severity", severityName(f.severity)},
@@ -101,13 +103,16 @@ nlohmann::json LogReport::toJson() const {
   json rows = json::array();
   for (const RankTimeline& row : timeline) {
     json events = json::array();
-    for (const TimelineEvent& e : row.events)
+    for (const TimelineEvent& e : row.events) {
       events.push_back({{"line", e.line},
                         {"byteOffset", e.byteOffset},
                         {"kind", kindName(e.kind)},
                         {"findingId", e.findingId},
                         {"label", e.label},
                         {"initiating", e.initiating}});
+      if (e.file && *e.file < files.size()) events.back()["file"] = files[*e.file];
+      if (e.time) events.back()["time"] = *e.time;
+    }
     rows.push_back({{"label", row.label},
                     {"rank", optionalInt(row.rank)},
                     {"host", row.host},
@@ -117,8 +122,11 @@ nlohmann::json LogReport::toJson() const {
                     {"highlighted", row.highlighted},
                     {"events", std::move(events)},
                     {"eventsTotal", row.eventsTotal}});
+    if (row.firstTime) rows.back()["firstTime"] = *row.firstTime;
+    if (row.lastTime) rows.back()["lastTime"] = *row.lastTime;
   }
   out["timeline"] = std::move(rows);
+  out["timelineAxis"] = wallClockTimeline() ? "wall-clock" : "lines";
   out["timelineRowsDropped"] = timelineRowsDropped;
   out["linesRead"] = linesRead;
   out["bytesRead"] = bytesRead;

@@ -24,11 +24,14 @@ std::string codeList(const std::vector<std::string>& items) {
   return out;
 }
 
-void evidenceBlock(std::string& md, const LogFinding& f) {
+void evidenceBlock(std::string& md, const LogReport& r, const LogFinding& f) {
   if (f.evidence.empty()) return;
   md += "~~~text\n";
-  for (std::size_t i = 0; i < f.evidence.size() && i < kEvidenceShown; ++i)
-    md += fmt::format("{:>6}: {}\n", f.evidence[i].line, f.evidence[i].text);
+  for (std::size_t i = 0; i < f.evidence.size() && i < kEvidenceShown; ++i) {
+    const Evidence& e = f.evidence[i];
+    if (e.file && *e.file < r.files.size()) md += fmt::format("{}:{}: {}\n", r.files[*e.file], e.line, e.text);
+    else md += fmt::format("{:>6}: {}\n", e.line, e.text);
+  }
   md += "~~~\n";
   if (f.evidenceTotal > kEvidenceShown)
     md += fmt::format("({} matching lines in total.)\n", f.evidenceTotal);
@@ -58,7 +61,7 @@ std::string LogReport::markdown() const {
     md += fmt::format("\n## Initiating failure: {} (`{}`)\n\n", root->title, root->id);
     rankLines(md, *root);
     md += "\n";
-    evidenceBlock(md, *root);
+    evidenceBlock(md, *this, *root);
     details(md, *root);
   }
 
@@ -72,7 +75,7 @@ std::string LogReport::markdown() const {
     md += fmt::format("\n### {} (`{}`)\n\n", f.title, f.id);
     rankLines(md, f);
     md += "\n";
-    evidenceBlock(md, f);
+    evidenceBlock(md, *this, f);
     details(md, f);
   }
   header = false;
@@ -85,7 +88,7 @@ std::string LogReport::markdown() const {
     md += fmt::format("\n### {} (`{}`, {})\n\n", f.title, f.id, severityName(f.severity));
     if (!f.rankReason.empty() || f.initiatingRank) rankLines(md, f);
     md += "\n";
-    evidenceBlock(md, f);
+    evidenceBlock(md, *this, f);
     details(md, f);
   }
 

@@ -54,28 +54,92 @@ std::string marker(TimelineEventKind kind, double x, double y, double r, const s
   }
 }
 
+// The range of the timestamps on the timeline (seconds in the year).
+struct TimeRange {
+  double first = 0, last = 0;
+  bool any = false;
+  void add(const std::optional<double>& t) {
+    if (!t) return;
+    if (!any || *t < first) first = *t;
+    if (!any || *t > last) last = *t;
+    any = true;
+  }
+};
+
+TimeRange timeRangeOf(const std::vector<RankTimeline>& rows) {
+  TimeRange range;
+  for (const RankTimeline& row : rows) {
+    range.add(row.firstTime);
+    range.add(row.lastTime);
+    for (const TimelineEvent& e : row.events) range.add(e.time);
+  }
+  return range;
+}
+
+// "14:03:10" (the day is left out: the axis spans a run, and the year is not in glog lines).
+std::string clockText(double secondsInYear) {
+  const long long s = static_cast<long long>(secondsInYear) % 86400;
+  return fmt::format("{:02}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
+}
+
+// Where a row and its events sit: by wall-clock time when the lines carry timestamps, else by
+// position in the log (the merged order for a job of several files).
+struct Axis {
+  TimeRange time;
+  bool wallClock = false;
+  double totalLines = 1;
+  double xOfFraction(double t) const { return kPlotLeft + std::clamp(t, 0.0, 1.0) * (kPlotRight - kPlotLeft); }
+  double xOfLine(std::size_t line) const {
+    return xOfFraction(totalLines <= 1 ? 0.0 : (static_cast<double>(line) - 1.0) / (totalLines - 1.0));
+  }
+  double xOfTime(const std::optional<double>& t) const {
+    const double span = time.last - time.first;
+    return xOfFraction(!t || span <= 0 ? 0.0 : (*t - time.first) / span);
+  }
+  double xOfEvent(const TimelineEvent& e) const { return wallClock ? xOfTime(e.time) : xOfLine(e.seq ? e.seq : e.line); }
+};
+
+std::string eventPlace(const LogReport& r, const TimelineEvent& e) {
+  std::string where = "line " + std::to_string(e.line);
+  if (e.file && *e.file < r.files.size()) where = r.files[*e.file] + ":" + std::to_string(e.line);
+  if (e.time) where += ", " + clockText(*e.time);
+  return where;
+}
+
 }  // namespace
+
+bool LogReport::wallClockTimeline() const {
+  const TimeRange range = timeRangeOf(timeline);
+  return range.any && range.last > range.first;
+}
 
 std::string LogReport::timelineSvg() const {
   const std::size_t rows = std::min(timeline.size(), kMaxRows);
   const std::size_t hiddenRows = timeline.size() - rows + timelineRowsDropped;
   const int legendY = kTop + static_cast<int>(rows) * kRowHeight + (hiddenRows ? 18 : 4) + 12;
   const int height = legendY + 14;
-  const double total = static_cast<double>(std::max<std::size_t>(linesRead, 1));
-  auto xOf = [&](std::size_t line) {
-    const double t = total <= 1 ? 0.0 : (static_cast<double>(line) - 1.0) / (total - 1.0);
-    return kPlotLeft + std::clamp(t, 0.0, 1.0) * (kPlotRight - kPlotLeft);
-  };
+  Axis axis;
+  axis.time = timeRangeOf(timeline);
+  axis.wallClock = wallClockTimeline();
+  axis.totalLines = static_cast<double>(std::max<std::size_t>(linesRead, 1));
 
   std::string svg = fmt::format(
       R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="sans-serif" font-size="11">)",
       kWidth, height);
   svg += "\n<title>Log timeline by rank</title>\n";
   svg += fmt::format(R"(<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>)", kWidth, height);
-  svg += fmt::format(R"(<text x="{}" y="14" font-weight="bold">Timeline by rank (log lines 1–{})</text>)", kPlotLeft,
-                     linesRead);
-  svg += fmt::format(R"(<text x="{}" y="28" fill="#555">line 1</text>)", kPlotLeft);
-  svg += fmt::format(R"(<text x="{}" y="28" fill="#555" text-anchor="end">line {}</text>)", kPlotRight, linesRead);
+  if (axis.wallClock) {
+    svg += fmt::format(R"(<text x="{}" y="14" font-weight="bold">Timeline by rank (wall clock, {}–{})</text>)", kPlotLeft,
+                       clockText(axis.time.first), clockText(axis.time.last));
+    svg += fmt::format(R"(<text x="{}" y="28" fill="#555">{}</text>)", kPlotLeft, clockText(axis.time.first));
+    svg += fmt::format(R"(<text x="{}" y="28" fill="#555" text-anchor="end">{}</text>)", kPlotRight,
+                       clockText(axis.time.last));
+  } else {
+    svg += fmt::format(R"(<text x="{}" y="14" font-weight="bold">Timeline by rank (log lines 1–{})</text>)", kPlotLeft,
+                       linesRead);
+    svg += fmt::format(R"(<text x="{}" y="28" fill="#555">line 1</text>)", kPlotLeft);
+    svg += fmt::format(R"(<text x="{}" y="28" fill="#555" text-anchor="end">line {}</text>)", kPlotRight, linesRead);
+  }
   svg += "\n";
 
   for (std::size_t i = 0; i < rows; ++i) {
@@ -90,15 +154,18 @@ std::string LogReport::timelineSvg() const {
     svg += fmt::format(R"(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="#e0e0e0"/>)", kPlotLeft, y,
                        kPlotRight, y);
     if (row.lineCount > 0) {
-      const double x1 = xOf(row.firstLine), x2 = std::max(xOf(row.lastLine), x1 + 2.0);
+      const double x1 = axis.wallClock ? axis.xOfTime(row.firstTime) : axis.xOfLine(row.firstLine);
+      const double x2 = std::max(axis.wallClock ? axis.xOfTime(row.lastTime) : axis.xOfLine(row.lastLine), x1 + 2.0);
+      // A job's rows span several files: their line count, not a line range of one file.
+      const std::string span = files.empty() ? fmt::format("lines {}–{} ", row.firstLine, row.lastLine) : "";
       svg += fmt::format(
-          R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="6" fill="#90a4ae"><title>{}: lines {}–{} ({} line{})</title></rect>)",
-          x1, y - 3, x2 - x1, text::xmlEscape(text::sanitize(row.label, 40)), row.firstLine, row.lastLine,
-          row.lineCount, row.lineCount == 1 ? "" : "s");
+          R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="6" fill="#90a4ae"><title>{}: {}({} line{})</title></rect>)",
+          x1, y - 3, x2 - x1, text::xmlEscape(text::sanitize(row.label, 40)), span, row.lineCount,
+          row.lineCount == 1 ? "" : "s");
     }
     for (const TimelineEvent& e : row.events) {
-      const double x = xOf(e.line);
-      const std::string tip = fmt::format("<title>line {}: {}{}</title>", e.line,
+      const double x = axis.xOfEvent(e);
+      const std::string tip = fmt::format("<title>{}: {}{}</title>", text::xmlEscape(eventPlace(*this, e)),
                                           text::xmlEscape(text::sanitize(e.label, 120)),
                                           e.initiating ? " (initiating failure)" : "");
       if (e.initiating) {

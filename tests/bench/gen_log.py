@@ -6,7 +6,11 @@ Shape (from the real excerpts under tests/fixtures/logs): pdsh host prefixes, Py
 16 ranks on 2 hosts, an fp16 OVERFLOW every few thousand steps, and at the end an NCCL
 watchdog timeout, a traceback and the launcher's exit. Deterministic for a given size.
 
-Usage: gen_log.py OUTPUT [--mib 1024]
+With --rank-files N, OUTPUT is a folder that gets N files as DeepSpeed's launcher writes them
+with --enable_each_rank_log (`<YYYYmmddHHMMSS>_rank<N>.log`, no prefixes inside), --mib each:
+rank 5 (or the last) runs out of GPU memory at the end, the others time out 30 minutes later.
+
+Usage: gen_log.py OUTPUT [--mib 1024] [--rank-files N]
 """
 import argparse
 import os
@@ -106,12 +110,69 @@ def generate(path, target_bytes):
     os.replace(tmp, path)
 
 
+def rank_step_block(rank, step):
+    """One optimizer step in one rank's own file: its logger lines and its metrics, no prefixes."""
+    t = 20 + step * 3
+    lines = [f"[{ds_time(t)}] [INFO] [timer.py:260:stop] epoch=0/micro_step={step * 4}/global_step={step}, "
+             f"RunningAvgSamplesPerSec={180 + step % 17}.{step % 1000:03d}, CurrSamplesPerSec={175 + step % 23}.5, "
+             f"MemAllocated=21.4GB, MaxMemAllocated=37.{step % 10}GB",
+             f"{{'loss': {2.0 + ((step * 31 + rank * 7) % 1000) / 1000.0:.4f}, "
+             f"'grad_norm': {0.5 + (step * 13 + rank) % 97 / 100:.4f}, "
+             f"'learning_rate': {0.0002 * min(1.0, step / 2000):.4e}, 'epoch': {step / 25000:.4f}}}"]
+    if rank == 0:
+        lines.append(f"[{ds_time(t)}] [INFO] [logging.py:96:log_dist] [Rank 0] step={step}, skipped=0, "
+                     f"lr=[{0.0002 * min(1.0, step / 2000):.6e}], mom=[(0.9, 0.95)]")
+    return lines
+
+
+def rank_footer(rank, failing, step):
+    t = 20 + step * 3
+    if rank == failing:
+        return [f"[{ds_time(t)}] [WARNING] [stage3.py:2069:step] 4 pytorch allocator cache flushes since last step.",
+                "Traceback (most recent call last):",
+                '  File "/opt/train.py", line 88, in <module>',
+                '  File "/opt/deepspeed/runtime/engine.py", line 2020, in backward',
+                f"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 112.00 MiB. GPU {rank % 8} has a "
+                "total capacity of 79.15 GiB of which 14.00 MiB is free."]
+    t += 1800
+    clock = "%02d:%02d:%02d" % (t // 3600 % 24, t // 60 % 60, t % 60)
+    return [f"[E0501 {clock}.123456 ProcessGroupNCCL.cpp:607] [Rank {rank}] Watchdog caught collective operation "
+            f"timeout: WorkNCCL(SeqNum={step * 9}, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, "
+            "Timeout(ms)=1800000) ran for 1800437 milliseconds before timing out."]
+
+
+def generate_rank_files(folder, ranks, target_bytes):
+    os.makedirs(folder, exist_ok=True)
+    failing = 5 if ranks > 5 else ranks - 1
+    for rank in range(ranks):
+        path = os.path.join(folder, f"20240501000000_rank{rank}.log")
+        if os.path.exists(path) and abs(os.path.getsize(path) - target_bytes) < 1024 * 1024:
+            continue
+        tmp = path + ".part"
+        written, step = 0, 0
+        with open(tmp, "w", encoding="utf-8", newline="\n") as out:
+            while written + 8192 < target_bytes:
+                block = []
+                for _ in range(256):
+                    block.extend(rank_step_block(rank, step))
+                    step += 1
+                chunk = "\n".join(block) + "\n"
+                out.write(chunk)
+                written += len(chunk)
+            out.write("\n".join(rank_footer(rank, failing, step)) + "\n")
+        os.replace(tmp, path)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("output")
     ap.add_argument("--mib", type=int, default=1024)
+    ap.add_argument("--rank-files", type=int, default=0)
     args = ap.parse_args()
     target = args.mib * 1024 * 1024
+    if args.rank_files:
+        generate_rank_files(args.output, args.rank_files, target)
+        return
     if os.path.exists(args.output) and abs(os.path.getsize(args.output) - target) < 1024 * 1024:
         return  # already there from an earlier run: generation is deterministic
     generate(args.output, target)

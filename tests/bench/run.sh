@@ -50,6 +50,12 @@ echo "bench: large documents" >&2
 python3 tests/bench/bigdoc_bench.py --dsls "$build/lsp/dsls" --workdir "$build/bench-bigdocs" --runs "$big_runs" \
   --microbench "$build/tests/bench/dsls_microbench" --out "$out/bigdocs.json" --doc "$report" \
   --command "tests/bench/run.sh (or tests/bench/bigdoc_bench.py alone)"
+echo "bench: run folders (per-rank logs)" >&2
+job_ranks=64 job_mib=64 job_runs=3
+$quick && job_ranks=8 job_mib=8 job_runs=1
+python3 tests/bench/job_bench.py --dsls "$build/lsp/dsls" --folder "/tmp/dsls-bench/jobs-${job_ranks}x${job_mib}m" \
+  --ranks "$job_ranks" --mib "$job_mib" --runs "$job_runs" --doc "$report" \
+  --command "tests/bench/run.sh (or tests/bench/job_bench.py alone)"
 echo "bench: the static binary" >&2
 cmake -S . -B "$build-static" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDSLS_STATIC=ON -DDSLS_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build-static" -j"$(nproc)" --target dsls

@@ -232,6 +232,69 @@ class Golden(CliTest):
                     self.assertEqual(set(fix), {"title", "preferred", "safe", "edits"})
 
 
+class RunFolders(CliTest):
+    """`dsls check DIR` on per-rank logs: one job per run folder, findings at each file's lines."""
+
+    JOBS = HERE.parent / "fixtures" / "logs" / "jobs"
+
+    def test_job_goldens(self):
+        for folder in ("each-rank-log", "torchrun-log-dir"):
+            for fmt in ("text", "json", "github"):
+                with self.subTest(folder=folder, format=fmt):
+                    r = run(STABLE + ["--format", fmt, folder], cwd=self.JOBS)
+                    self.assertEqual(r.returncode, 1, r.stderr.decode())
+                    compare_golden(self, f"jobs/{folder}.{FORMATS[fmt]}", normalise(r.stdout.decode()))
+
+    def initiating(self, folder):
+        r, doc = self.check_json(STABLE + [folder], cwd=self.JOBS)
+        self.assertEqual(len(doc["jobs"]), 1)
+        job = doc["jobs"][0]
+        roots = [f for f in job["report"]["findings"] if f["initiating"]]
+        self.assertEqual(len(roots), 1)
+        return doc, job, roots[0]
+
+    def test_each_rank_log_job(self):
+        doc, job, root = self.initiating("each-rank-log")
+        self.assertEqual(job["layout"], "deepspeed-each-rank-log")
+        self.assertEqual(job["ranks"], [0, 1, 2, 3])
+        self.assertEqual([f["rank"] for f in job["files"]], [0, 1, 2, 3])
+        self.assertEqual((root["id"], root["initiatingRank"]), ("cuda-oom", 2))
+        self.assertEqual(root["collateralRanks"], [0, 1, 3])
+        self.assertEqual(root["evidence"][0]["file"], "each-rank-log/20241206140012_rank2.log")
+        self.assertEqual(root["evidence"][0]["line"], 13)
+        self.assertEqual(job["report"]["timelineAxis"], "wall-clock")
+        # The finding sits on rank 2's own line 13; the job's files are all checked.
+        errors = [(f["path"], x["range"]["start"]["line"]) for f in doc["files"] for x in f["findings"]
+                  if x["severity"] == "error"]
+        self.assertEqual(errors, [("each-rank-log/20241206140012_rank2.log", 13)])
+        self.assertEqual(doc["summary"]["filesChecked"], 4)
+
+    def test_torchrun_log_dir_job(self):
+        doc, job, root = self.initiating("torchrun-log-dir")
+        self.assertEqual(job["layout"], "torchrun-log-dir")
+        self.assertTrue(job["localRanks"])
+        self.assertEqual((root["id"], root["initiatingRank"]), ("python-exception", 1))
+        self.assertIn("local rank", root["rankReason"])
+        recorded = [f for f in job["files"] if "recordedError" in f]
+        self.assertEqual([(f["rank"], f["recordedError"]["timestamp"]) for f in recorded], [(1, 1733476365)])
+
+    def test_sarif_names_the_job(self):
+        r = run(STABLE + ["--format", "sarif", "each-rank-log"], cwd=self.JOBS)
+        doc = json.loads(r.stdout)
+        jobs = doc["runs"][0]["properties"]["jobs"]
+        self.assertEqual([(j["name"], j["layout"], j["ranks"]) for j in jobs],
+                         [("20241206140012", "deepspeed-each-rank-log", [0, 1, 2, 3])])
+        errors = [(x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                   x["locations"][0]["physicalLocation"]["region"]["startLine"])
+                  for x in doc["runs"][0]["results"] if x["level"] == "error"]
+        self.assertEqual(errors, [("each-rank-log/20241206140012_rank2.log", 13)])
+
+    def test_unrelated_logs_are_no_job(self):
+        r, doc = self.check_json(STABLE + ["not-a-job"], cwd=self.JOBS)
+        self.assertNotIn("jobs", doc)
+        self.assertEqual(doc["summary"]["filesChecked"], 4)
+
+
 class CorpusGolden(CliTest):
     """Text and json goldens for every real config of the corpus; sarif and github for all at once."""
 

@@ -33,7 +33,7 @@ commands = {c["command"] for c in manifest["contributes"]["commands"]}
 problems = []
 if missing: problems.append(f"missing from the .vsix: {missing}")
 if leaked: problems.append(f"sources packaged: {leaked[:5]}")
-for c in ("dsls.diagnoseTerminalSelection", "dsls.diagnoseSelection"):
+for c in ("dsls.diagnoseTerminalSelection", "dsls.diagnoseSelection", "dsls.diagnoseRunFolder"):
     if c not in commands: problems.append(f"command {c} not contributed")
 platform = {"x86_64": "linux-x64", "aarch64": "linux-arm64"}.get(os.uname().machine)
 if platform and f'TargetPlatform="{platform}"' not in vsix_manifest:

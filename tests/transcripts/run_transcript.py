@@ -54,7 +54,8 @@ Directives:
 
 "$NAME" inside JSON is replaced by a remembered value (as JSON); "$FIXTURES" is the file URI of
 the fixtures/ folder next to the transcript, "$FIXTURES_PINNED/..." and "$FIXTURES_PYPROJECT/..."
-of its pinned_workspace/ and pyproject_workspace/, "$PROJECTS/..." of tests/fixtures/projects/
+of its pinned_workspace/ and pyproject_workspace/, "$PROJECTS/..." of tests/fixtures/projects/,
+"$LOG_JOBS/..." of tests/fixtures/logs/jobs/
 (expanded inside strings).
 
 Matching (expected value E against actual value A):
@@ -381,7 +382,7 @@ def substitute(text, values):
             raise Failure(f"unknown value ${name}")
         return json.dumps(values[name])
     # Paths inside strings: "$FIXTURES_X/sub/file" is expanded as text.
-    text = re.sub(r'\$(FIXTURES[A-Z_]*|SCRATCH|PROJECTS)/', lambda m: values[m.group(1)] + "/", text)
+    text = re.sub(r'\$(FIXTURES[A-Z_]*|SCRATCH|PROJECTS|LOG_JOBS)/', lambda m: values[m.group(1)] + "/", text)
     return re.sub(r'"\$([A-Za-z_][A-Za-z0-9_]*)"', repl, text)
 
 
@@ -530,6 +531,7 @@ def run(binary, script_path):
     session.values["FIXTURES_PINNED"] = session.values["FIXTURES"] + "/pinned_workspace"
     session.values["FIXTURES_PYPROJECT"] = session.values["FIXTURES"] + "/pyproject_workspace"
     session.values["PROJECTS"] = session.values["FIXTURES"].rsplit("/transcripts/fixtures", 1)[0] + "/fixtures/projects"
+    session.values["LOG_JOBS"] = session.values["FIXTURES"].rsplit("/transcripts/fixtures", 1)[0] + "/fixtures/logs/jobs"
     # Files a transcript writes stay under the build folder the test runs in.
     session.scratch = tempfile.mkdtemp(prefix="transcript-scratch-", dir=os.getcwd())
     session.values["SCRATCH"] = "file://" + session.scratch

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { DslsClient } from './client';
 import { diagnoseEditorSelection, diagnoseTerminalSelection } from './diagnose';
+import { diagnoseRunFolder } from './diagnoseFolder';
 import { ReportViews, reportScheme } from './reportView';
 import { revealConfigKey } from './revealKey';
 
@@ -36,6 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.registerTextDocumentContentProvider(reportScheme, views),
     vscode.commands.registerCommand('dsls.diagnoseTerminalSelection', guarded(() => diagnoseTerminalSelection(c, views))),
     vscode.commands.registerCommand('dsls.diagnoseSelection', guarded(() => diagnoseEditorSelection(c, views))),
+    vscode.commands.registerCommand('dsls.diagnoseRunFolder', guarded((folder) => diagnoseRunFolder(c, views, folder))),
     vscode.commands.registerCommand('dsls.revealConfigKey', guarded((key) => revealConfigKey(key))),
     vscode.commands.registerCommand('dsls.restartServer', guarded(() => c.restart())),
     vscode.commands.registerCommand('dsls.showOutput', () => output.show(true)),

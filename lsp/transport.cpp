@@ -18,6 +18,10 @@ Transport::~Transport() {
   if (reader_.joinable()) reader_.detach();
 }
 
+void Transport::joinReader() {
+  if (reader_.joinable()) reader_.join();
+}
+
 void Transport::start(MessageHandler onMessage, CloseHandler onClose) {
   onMessage_ = std::move(onMessage);
   onClose_ = std::move(onClose);

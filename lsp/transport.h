@@ -29,6 +29,10 @@ class Transport {
   void send(std::string body);
   // Waits (bounded) until queued output is written.
   void flush();
+  // Waits until the reader thread has returned, which it does once the input reaches its end.
+  // For a process that goes on after the session (an in-process test): until then the reader
+  // may still read the input descriptor, so it must not be closed and reused.
+  void joinReader();
 
  private:
   void readLoop();

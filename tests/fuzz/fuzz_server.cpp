@@ -22,7 +22,6 @@
 #include <cstdint>
 #include <csignal>
 #include <cstdlib>
-#include <deque>
 #include <fcntl.h>
 #include <map>
 #include <memory>
@@ -56,21 +55,12 @@ struct IgnoreSigpipe {
   IgnoreSigpipe() { std::signal(SIGPIPE, SIG_IGN); }
 } ignoreSigpipe;
 
-// A session's objects. The transport's reader thread is detached and may still be
-// returning from its last callback (which posts to the server's strand) when run()
-// ends, so each session is freed one session later. The binary ends with _Exit instead.
+// A session's objects; members are destroyed in reverse order, the server first.
 struct Session {
   std::unique_ptr<dsls::lsp::Logger> log;
   std::unique_ptr<dsls::lsp::Transport> transport;
   std::unique_ptr<dsls::lsp::Server> server;
-  Session() = default;
-  Session(Session&&) = default;
-  ~Session() {
-    server.reset();
-    transport.reset();
-  }
 };
-std::deque<Session> retired;
 
 // The id the server must answer for this body, or "" when it owes no reply to an id:
 // requests, and invalid messages whose id could be read, are answered exactly once.
@@ -153,11 +143,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   session.server = std::make_unique<dsls::lsp::Server>(*session.transport, *session.log, options);
   session.server->run();
   feed.join();
+  // The input's write end is closed, so the reader reaches its end and returns. Until it
+  // has, it may still read in[0]: closing that early would let the next session's pipe
+  // reuse the descriptor and its bytes go to this session's reader.
+  session.transport->joinReader();
   session.transport->flush();
-  retired.push_back(std::move(session));
-  if (retired.size() > 1) retired.pop_front();
-  // The previous session's writer is joined; this one's writes are flushed, so the
-  // drain ends once this end of the pipe closes.
+  session.server.reset();  // joins the analysis threads
+  session.transport.reset();  // joins the writer
+  // Every write is done, so the drain ends once this end of the pipe closes.
   ::close(out[1]);
   drain.join();
   ::close(in[0]);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -22,6 +23,8 @@ int runFile(const std::filesystem::path& path) {
     return 1;
   }
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Named first, so that a crash or a hang shows which input caused it.
+  std::fprintf(stderr, "replaying %s\n", path.c_str());
   LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
   return 0;
 }
@@ -47,5 +50,10 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("replayed %d inputs\n", inputs);
-  return failures == 0 && inputs > 0 ? 0 : 1;
+  std::fflush(stdout);
+  std::fflush(stderr);
+  // Leave as libFuzzer and the server do, without static destructors: a target may leave
+  // work running on its own threads (the server's last analysis), which must not outlive
+  // the statics it reads.
+  std::_Exit(failures == 0 && inputs > 0 ? 0 : 1);
 }

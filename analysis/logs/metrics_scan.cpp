@@ -61,13 +61,14 @@ void extendRun(State& s, MetricRun& run, const LineContext& c, FailureId failure
   ++run.length;
   const Occurrence occ = occurrenceOf(c, false);
   if (run.length < limits::kStuckRun) {
-    run.pending.push_back(occ.evidence);
+    run.pending.push_back(fullEvidence(occ));
     return;
   }
   if (run.length == limits::kStuckRun) {
     for (const Evidence& e : run.pending) {
       Occurrence earlier = occ;
       earlier.evidence = e;
+      earlier.textOf = nullptr;
       record(s, failure, earlier);
     }
     run.pending.clear();

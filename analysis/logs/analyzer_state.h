@@ -177,11 +177,13 @@ struct LogAnalyzer::State {
   std::string ansiScratch;
   std::vector<FpMatch> matches;
   MatchMemo matchMemo{matcher};
+  PrefixMemo prefixMemo;
   WrapCandidate wrap;
 
   std::vector<StreamState> streams;
   StringMap<std::size_t> streamIndex;
   std::size_t lastStream = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> streamByRank;  // rank -> the row its last line went to (a hint, checked)
   std::string keyScratch;
 
   std::vector<Accumulator> accumulators;

@@ -193,12 +193,30 @@ void recordExit(State& s, const LineContext& c, ExitObservation exit) {
 
 namespace {
 
+std::size_t findStream(State& s, const PrefixView& pv);
+
 // Rows of the timeline: one per rank, per host without rank, or the unprefixed lines.
 std::size_t streamFor(State& s, const PrefixView& pv) {
   if (s.lastStream < s.streams.size()) {
     const StreamState& last = s.streams[s.lastStream];
     if (last.rank == pv.rank && last.host == pv.host) return s.lastStream;
   }
+  // Lines of many ranks interleave: the row last used by the line's rank is checked next.
+  const bool hinted = pv.rank && *pv.rank >= 0 && static_cast<std::size_t>(*pv.rank) < limits::kRanksPerSet;
+  const std::size_t rankIndex = hinted ? static_cast<std::size_t>(*pv.rank) : 0;
+  if (hinted && rankIndex < s.streamByRank.size()) {
+    const std::size_t i = s.streamByRank[rankIndex];
+    if (i < s.streams.size() && s.streams[i].rank == pv.rank && s.streams[i].host == pv.host) return s.lastStream = i;
+  }
+  const std::size_t found = findStream(s, pv);
+  if (hinted && found < s.streams.size() && s.streams[found].rank == pv.rank) {
+    if (rankIndex >= s.streamByRank.size()) s.streamByRank.resize(rankIndex + 1, static_cast<std::size_t>(-1));
+    s.streamByRank[rankIndex] = found;
+  }
+  return found;
+}
+
+std::size_t findStream(State& s, const PrefixView& pv) {
   s.keyScratch.clear();
   if (pv.rank) s.keyScratch += std::to_string(*pv.rank);
   s.keyScratch += '|';
@@ -367,7 +385,7 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   ++s.lineNo;
   s.bytes = std::max(s.bytes, byteOffset + line.size());
   const std::string_view clean = text::stripAnsi(line, s.ansiScratch);
-  PrefixView pv = parsePrefixView(clean);
+  PrefixView pv = parsePrefixView(clean, &s.prefixMemo);
   resolveNcclProcessRank(s, pv);
   s.lineTime.reset();
   if (!pv.timestamp.empty())

@@ -1,6 +1,7 @@
 // A cheap test run before the regex set: does the line contain any of a list of
-// literals? Each literal is anchored on its rarest byte pair; one table lookup
-// per input byte rejects almost every line of a healthy log.
+// literals (4 bytes or more)? Each literal is anchored on its rarest run of kStride
+// consecutive byte pairs; one table lookup per kStride input bytes rejects almost every
+// line of a healthy log.
 #pragma once
 
 #include <bitset>
@@ -16,6 +17,9 @@ class LiteralPrefilter {
   explicit LiteralPrefilter(std::vector<std::string> literals);
   bool anyIn(std::string_view s) const;
   std::size_t size() const { return literals_.size(); }
+
+  static constexpr std::size_t kStride = 3;
+  static constexpr std::size_t kMinLiteral = kStride + 1;
 
  private:
   struct Anchor {

@@ -46,6 +46,7 @@ LiteralPrefilter::LiteralPrefilter(std::vector<std::string> literals) : literals
     }
   }
   std::sort(anchors_.begin(), anchors_.end(), [](const Anchor& a, const Anchor& b) { return a.pair < b.pair; });
+  for (std::size_t k = anchors_.size(); k-- > 0;) firstAnchor_[anchors_[k].pair] = static_cast<std::uint32_t>(k);
 }
 
 bool LiteralPrefilter::anyIn(std::string_view s) const {
@@ -57,9 +58,8 @@ bool LiteralPrefilter::anyIn(std::string_view s) const {
   for (std::size_t i = 0; i + 1 < n; i += kStride) {
     const std::uint16_t key = pairKey(p[i], p[i + 1]);
     if (!pairs_.test(key)) continue;
-    auto it = std::lower_bound(anchors_.begin(), anchors_.end(), key,
-                               [](const Anchor& a, std::uint16_t k) { return a.pair < k; });
-    for (; it != anchors_.end() && it->pair == key; ++it) {
+    for (auto it = anchors_.begin() + static_cast<std::ptrdiff_t>(firstAnchor_[key]); it != anchors_.end() && it->pair == key;
+         ++it) {
       const std::string& lit = literals_[it->literal];
       if (i < it->offset) continue;
       const std::size_t start = i - it->offset;

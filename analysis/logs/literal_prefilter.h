@@ -30,6 +30,7 @@ class LiteralPrefilter {
   std::vector<std::string> literals_;
   std::vector<Anchor> anchors_;   // sorted by pair
   std::bitset<65536> pairs_;
+  std::vector<std::uint32_t> firstAnchor_ = std::vector<std::uint32_t>(65536);  // pair -> its first anchor
 };
 
 }  // namespace dsls::logs

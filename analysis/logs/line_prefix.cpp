@@ -71,6 +71,7 @@ struct CompiledRow {
   std::string literal;
   unsigned char nextLo = 0, nextHi = 255;  // the byte after `literal`
   std::string_view needs;                  // the row's declared literal
+  bool logger = false;                     // a Logger row
   bool mayStart(std::string_view s, std::string_view window) const {
     if (s.size() <= literal.size() || !first[static_cast<unsigned char>(s[0])] ||
         s.compare(0, literal.size(), literal) != 0)
@@ -143,6 +144,7 @@ CompiledRow compileRow(const PrefixFamily& f) {
   if (withoutEscapes(f.pattern).find(f.needs) == std::string::npos)
     throw std::logic_error("line prefix " + std::string(f.name) + ": its needed literal is not in its pattern");
   c.needs = f.needs;
+  c.logger = f.kind == PrefixKind::Logger;
   return c;
 }
 
@@ -280,9 +282,12 @@ void remember(PrefixMemo::Slot& slot, std::size_t row, const re2::StringPiece& s
   }
 }
 
-// A DFA pass finds whether and where the row matches (cheap, also when it fails); the
-// captures are then taken on the matched span only, which is why they can be remembered.
+// The short tags (Outer and Marker rows: "worker-3: ", "[rank5]: ") are matched and
+// captured in one call. A logger's header has free-form parts: a DFA pass finds whether and
+// where it matches, then the captures are taken on the matched span only, which is why
+// they can be remembered.
 bool capture(const CompiledRow& c, std::size_t row, const re2::StringPiece& window, Pieces& p, PrefixMemo* memo) {
+  if (c.groups > 0 && !c.logger) return c.re->Match(window, 0, window.size(), RE2::ANCHOR_START, p.data(), c.groups + 1);
   if (!c.re->Match(window, 0, window.size(), RE2::ANCHOR_START, p.data(), 1)) return false;
   if (c.groups == 0) return true;
   const re2::StringPiece span = p[0];

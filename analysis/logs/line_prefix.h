@@ -79,9 +79,10 @@ struct PrefixView {
   unsigned familyMask = 0;       // bit i: row i of the table matched
 };
 
-// The captures of recent prefix matches, by family and matched text: "worker-3: " and
-// "[rank5]: " begin most lines of a job, and a row's captures depend on its matched text
-// alone, so each is captured once. One per analysis, not shared between threads; bounded.
+// The captures of recent logger-header matches, by family and matched text: a row's
+// captures depend on its matched text alone, so a header seen before ("ERROR:torch:", an
+// NCCL process's "host:pid:tid [dev] ") is not captured again. One per analysis, not
+// shared between threads; bounded.
 class PrefixMemo {
  public:
   static constexpr std::size_t kSlots = 256;

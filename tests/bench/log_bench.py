@@ -241,7 +241,7 @@ def main():
     with open(args.out, "w") as f:
         json.dump(result, f, indent=2)
     if args.doc:
-        write_section(args.doc, "## Log analysis throughput", "\n".join(log_section(result)))
+        write_section(args.doc, "## Log analysis throughput", "\n".join(log_section(result)) + "\n")
     shutil.rmtree(work, ignore_errors=True)
 
 

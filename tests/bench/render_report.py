@@ -130,10 +130,10 @@ def main():
     lines += ["## Reproducing", "",
               "`tests/bench/run.sh` builds dsls and `dsls_microbench` with `-DDSLS_BENCH=ON` (RelWithDebInfo, as "
               "`build.sh` ships it) in `build-bench/`, installs the peer server from tests/bench/package-lock.json "
-              "with `npm ci`, generates the log in /tmp (reused when present), runs the three harnesses, then "
+              "with `npm ci`, generates the two logs (200 MiB, typical and error-heavy) in /tmp (reused when present), runs the three harnesses, then "
               "tests/bench/bigdoc_bench.py (large documents: it generates them under the build folder and "
               "rewrites only its own section) and rewrites this file. `tests/bench/run.sh --quick` does a short pass (1 session, 100 requests, a "
-              "64 MiB log) that checks the pipeline without producing figures worth keeping. The micro-benchmarks "
+              "64 MiB logs) that checks the pipeline without producing figures worth keeping. The micro-benchmarks "
               "alone: `build-bench/tests/bench/dsls_microbench`; with `-DDSLS_BENCH=ON`, `ctest -L bench` runs "
               "each once as a smoke test.", ""]
     with open(args.out, "w") as f:

@@ -1,6 +1,7 @@
 #include "cli/text_locator.h"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 
 namespace dsls::cli {
@@ -12,7 +13,34 @@ std::vector<std::size_t> sortedUnique(std::vector<std::size_t> v) {
   return v;
 }
 
+// Bytes from `from` up to `limit` before the first '\r' or '\n'.
+std::size_t ordinaryRun(std::string_view chunk, std::size_t from, std::size_t limit) {
+  if (limit <= from) return 0;
+  const char* p = chunk.data() + from;
+  const std::size_t n = limit - from;
+  const char* nl = static_cast<const char*>(std::memchr(p, '\n', n));
+  const std::size_t upTo = nl ? static_cast<std::size_t>(nl - p) : n;
+  const char* cr = static_cast<const char*>(std::memchr(p, '\r', upTo));
+  return cr ? static_cast<std::size_t>(cr - p) : upTo;
+}
+
+// Code points that start in `bytes` (UTF-8 continuation bytes start none).
+std::size_t codePoints(std::string_view bytes) {
+  std::size_t n = 0;
+  for (const char c : bytes) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
 }  // namespace
+
+// The chunk index of the next offset to resolve or wanted line to start, or `size`.
+std::size_t TextLocator::nextEvent(std::size_t base, std::size_t size) const {
+  std::size_t limit = size;
+  if (nextOffset_ < offsets_.size()) limit = std::min(limit, offsets_[nextOffset_] > base ? offsets_[nextOffset_] - base : 0);
+  if (nextWanted_ < lineWanted_.size())
+    limit = std::min(limit, lineWanted_[nextWanted_] > base ? lineWanted_[nextWanted_] - base : 0);
+  return limit;
+}
 
 TextLocator::TextLocator(std::vector<std::size_t> offsets, const std::vector<std::size_t>& wantLines,
                          std::size_t maxLineBytes)
@@ -40,6 +68,13 @@ void TextLocator::feed(std::string_view chunk) {
     segmentStart = end;
   };
   for (std::size_t i = 0; i < chunk.size(); ++i) {
+    // Bytes inside a line, before the next offset or wanted line, only move the column.
+    if (!pendingCR_ && base + i != 0) {
+      const std::size_t run = ordinaryRun(chunk, i, nextEvent(base, chunk.size()));
+      column_ += codePoints(chunk.substr(i, run));
+      i += run;
+      if (i == chunk.size()) break;
+    }
     const unsigned char c = static_cast<unsigned char>(chunk[i]);
     // A "\r" ends its line once the next byte shows it is not the start of "\r\n".
     if (pendingCR_ && c != '\n') {

@@ -33,6 +33,7 @@ class TextLocator {
 
  private:
   void closeLine();
+  std::size_t nextEvent(std::size_t base, std::size_t size) const;
 
   std::vector<std::size_t> offsets_;  // sorted, unique
   std::size_t nextOffset_ = 0;        // index into offsets_

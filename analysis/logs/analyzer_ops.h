@@ -31,7 +31,11 @@ struct LineContext {
 
 // What one occurrence contributes to a finding.
 struct Occurrence {
+  // Without its text when `textOf` is set: the text is made only if the finding keeps this
+  // evidence (a repeated failure line is counted, not copied). Set `textOf` to nullptr when
+  // replacing `evidence` with another line's.
   Evidence evidence;
+  const LineContext* textOf = nullptr;
   std::optional<int> rank;  // the rank the failure belongs to (not always the line's prefix)
   RankSource rankSource = RankSource::None;
   std::string_view rankFamily;  // which prefix family gave `rank`
@@ -46,6 +50,8 @@ std::string lineRef(const State& s, std::size_t line, std::optional<std::size_t>
 std::string lineRef(const State& s, const Evidence& e);
 // Where the accumulator's first occurrence is.
 std::string firstLineRef(const State& s, const Accumulator& a);
+// The occurrence's evidence with its text.
+Evidence fullEvidence(const Occurrence& occ);
 // `useLineRank` false for lines DeepSpeed prints on rank 0 only (metrics, overflow).
 Occurrence occurrenceOf(const LineContext& c, bool useLineRank = true);
 
@@ -64,7 +70,7 @@ const Accumulator* findAccumulator(const State& s, FailureId failure);
 void addDetail(Accumulator* a, std::string detail);
 void addConfigKey(Accumulator* a, std::string key);
 void addTimelineEvent(State& s, std::size_t stream, const Evidence& ev, TimelineEventKind kind, std::string_view id,
-                      std::string label);
+                      std::string_view label);
 
 // Returns true when the match concerns a failure (so a generic exception on the
 // same line is not reported separately).

@@ -163,6 +163,14 @@ struct WrapCandidate {
   std::optional<LineOrigin> origin;
 };
 
+// Lets the maps keyed by std::string be searched with a string_view, without a copy.
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view v) const noexcept { return std::hash<std::string_view>{}(v); }
+};
+template <typename V>
+using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
+
 struct LogAnalyzer::State {
   AnalyzerOptions options;
   const FingerprintMatcher& matcher = FingerprintMatcher::shared();
@@ -175,15 +183,19 @@ struct LogAnalyzer::State {
   std::optional<double> lineTime;  // the current line's own timestamp
   std::string ansiScratch;
   std::vector<FpMatch> matches;
+  MatchMemo matchMemo{matcher};
+  PrefixMemo prefixMemo;
   WrapCandidate wrap;
 
   std::vector<StreamState> streams;
-  std::unordered_map<std::string, std::size_t> streamIndex;
+  StringMap<std::size_t> streamIndex;
   std::size_t lastStream = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> streamByRank;  // rank -> the row its last line went to (a hint, checked)
   std::string keyScratch;
 
   std::vector<Accumulator> accumulators;
-  std::unordered_map<std::string, std::size_t> accumulatorIndex;
+  StringMap<std::size_t> accumulatorIndex;
+  std::string recordKeyScratch;
   std::size_t droppedAccumulatorLines = 0;
 
   std::map<int, WatchdogObservation> watchdog;  // first timeout per rank, capped

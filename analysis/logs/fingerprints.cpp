@@ -4,6 +4,7 @@
 #include <re2/set.h>
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 namespace dsls::logs {
@@ -116,9 +117,16 @@ const FingerprintMatcher& FingerprintMatcher::shared() {
 
 std::size_t FingerprintMatcher::patternCount() const { return impl_->kinds.size(); }
 
+bool FingerprintMatcher::mayMatch(std::string_view message) const { return impl_->prefilter->anyIn(message); }
+
 bool FingerprintMatcher::match(std::string_view message, std::vector<FpMatch>& out) const {
   out.clear();
   if (!impl_->prefilter->anyIn(message)) return false;
+  return matchPrefiltered(message, out);
+}
+
+bool FingerprintMatcher::matchPrefiltered(std::string_view message, std::vector<FpMatch>& out) const {
+  out.clear();
   thread_local std::vector<int> hits;
   hits.clear();
   RE2::Set::ErrorInfo info{RE2::Set::kNoError};
@@ -133,6 +141,40 @@ bool FingerprintMatcher::match(std::string_view message, std::vector<FpMatch>& o
   std::sort(hits.begin(), hits.end());
   for (int index : hits) impl_->capture(static_cast<std::size_t>(index), message, out);
   return !out.empty();
+}
+
+namespace {
+
+// The same matches with their views moved from one copy of the text to another.
+void rebase(const std::vector<FpMatch>& from, std::string_view fromText, std::string_view toText,
+            std::vector<FpMatch>& to) {
+  to.clear();
+  for (const FpMatch& m : from) {
+    FpMatch moved = m;
+    for (std::string_view& v : moved.values)
+      if (v.data() != nullptr) v = toText.substr(static_cast<std::size_t>(v.data() - fromText.data()), v.size());
+    to.push_back(moved);
+  }
+}
+
+}  // namespace
+
+bool MatchMemo::match(std::string_view message, std::vector<FpMatch>& out) {
+  out.clear();
+  if (message.size() > kMaxBytes) return matcher_.match(message, out);
+  if (!matcher_.mayMatch(message)) return false;
+  const std::size_t hash = std::hash<std::string_view>{}(message);
+  Slot& slot = slots_[hash % kSlots];
+  if (slot.used && slot.hash == hash && slot.text == message) {
+    rebase(slot.matches, slot.text, message, out);
+    return !out.empty();
+  }
+  const bool found = matcher_.matchPrefiltered(message, out);
+  slot.used = true;
+  slot.hash = hash;
+  slot.text.assign(message);
+  rebase(out, message, slot.text, slot.matches);
+  return found;
 }
 
 }  // namespace dsls::logs

@@ -56,6 +56,10 @@ class FingerprintMatcher {
   // Returns false quickly when the prefilter rejects the line. Matches refer to the matcher
   // and to `message`: they are valid while both are.
   bool match(std::string_view message, std::vector<FpMatch>& out) const;
+  // The prefilter alone: false means match() finds nothing.
+  bool mayMatch(std::string_view message) const;
+  // match() for a message that passed mayMatch().
+  bool matchPrefiltered(std::string_view message, std::vector<FpMatch>& out) const;
 
   // The process-wide instance (construction compiles the patterns once).
   static const FingerprintMatcher& shared();
@@ -65,6 +69,30 @@ class FingerprintMatcher {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+};
+
+// The matches of recent messages that passed the prefilter, so that a line printed again
+// and again (the same timeout on every rank, thousands of times) is matched once and then
+// looked up. The result is the matcher's own, for any input. One per analysis, not shared
+// between threads; bounded: kSlots messages of at most kMaxBytes each.
+class MatchMemo {
+ public:
+  explicit MatchMemo(const FingerprintMatcher& matcher) : matcher_(matcher) {}
+  // As FingerprintMatcher::match; the matches refer to `message`.
+  bool match(std::string_view message, std::vector<FpMatch>& out);
+
+  static constexpr std::size_t kSlots = 64;
+  static constexpr std::size_t kMaxBytes = 2048;
+
+ private:
+  struct Slot {
+    bool used = false;
+    std::size_t hash = 0;
+    std::string text;
+    std::vector<FpMatch> matches;  // views into `text`
+  };
+  const FingerprintMatcher& matcher_;
+  std::array<Slot, kSlots> slots_{};
 };
 
 }  // namespace dsls::logs

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 
@@ -13,7 +16,7 @@ namespace dsls::logs {
 
 const std::vector<PrefixFamily>& prefixFamilies() {
   static const std::vector<PrefixFamily> table = {
-#define DSLS_PREFIX(name, kind, yields, first, pattern) {name, PrefixKind::kind, yields, first, pattern},
+#define DSLS_PREFIX(name, kind, yields, first, needs, pattern) {name, PrefixKind::kind, yields, first, needs, pattern},
 #include "analysis/logs/line_prefix_table.inc"
 #undef DSLS_PREFIX
   };
@@ -67,12 +70,14 @@ struct CompiledRow {
   std::array<bool, 256> first{};
   std::string literal;
   unsigned char nextLo = 0, nextHi = 255;  // the byte after `literal`
-  bool mayStart(std::string_view s) const {
+  std::string_view needs;                  // the row's declared literal
+  bool logger = false;                     // a Logger row
+  bool mayStart(std::string_view s, std::string_view window) const {
     if (s.size() <= literal.size() || !first[static_cast<unsigned char>(s[0])] ||
         s.compare(0, literal.size(), literal) != 0)
       return false;
     const auto next = static_cast<unsigned char>(s[literal.size()]);
-    return next >= nextLo && next <= nextHi;
+    return next >= nextLo && next <= nextHi && (needs.empty() || window.find(needs) != std::string_view::npos);
   }
 };
 
@@ -116,6 +121,16 @@ void setGate(const PrefixFamily& f, CompiledRow& c) {
   }
 }
 
+// The pattern with "\(" read as "(": where a needed literal is looked for.
+std::string withoutEscapes(std::string_view pattern) {
+  std::string out;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\' && i + 1 < pattern.size() && !text::isWordChar(pattern[i + 1])) ++i;
+    out += pattern[i];
+  }
+  return out;
+}
+
 CompiledRow compileRow(const PrefixFamily& f) {
   CompiledRow c;
   c.re = std::make_unique<RE2>(std::string(f.pattern), prefixOptions());
@@ -126,11 +141,18 @@ CompiledRow compileRow(const PrefixFamily& f) {
     for (std::size_t slot = 0; slot < kSlots; ++slot)
       if (kSlotNames[slot].first == name) c.slotGroup[slot] = index;
   setGate(f, c);
+  if (withoutEscapes(f.pattern).find(f.needs) == std::string::npos)
+    throw std::logic_error("line prefix " + std::string(f.name) + ": its needed literal is not in its pattern");
+  c.needs = f.needs;
+  c.logger = f.kind == PrefixKind::Logger;
   return c;
 }
 
 struct PrefixMatcher {
   std::vector<CompiledRow> rows;
+  // Per peel state and first byte: the rows that may match there (bit i: row i), so a line
+  // is tested against the few rows it can start, in table order.
+  std::array<std::array<std::uint32_t, 256>, 3> candidates{};
 
   PrefixMatcher() {
     const auto& table = prefixFamilies();
@@ -139,6 +161,11 @@ struct PrefixMatcher {
       checkYields(f);
       rows.push_back(compileRow(f));
     }
+    for (PeelState state : {PeelState::Start, PeelState::Stacked, PeelState::AfterLogger})
+      for (std::size_t row = 0; row < rows.size(); ++row)
+        if (allowedIn(table[row].kind, state))
+          for (unsigned b = 0; b < 256; ++b)
+            if (rows[row].first[b]) candidates[static_cast<std::size_t>(state)][b] |= 1u << row;
   }
 
   static const PrefixMatcher& shared() {
@@ -232,18 +259,54 @@ bool apply(const Pieces& p, const std::array<int, kSlots>& g, const PrefixFamily
 
 
 
-// A DFA pass finds whether and where the row matches (cheap, also when it fails); the
-// captures are then taken on the matched span only.
-bool capture(const CompiledRow& c, const re2::StringPiece& window, Pieces& p) {
+// The captures remembered for this row and span, moved onto the span.
+bool recall(const PrefixMemo::Slot& slot, std::size_t row, const re2::StringPiece& span, int groups, Pieces& p) {
+  if (!slot.used || slot.row != row || std::string_view(span.data(), span.size()) != slot.text) return false;
+  for (int g = 1; g <= groups; ++g) {
+    const auto [offset, length] = slot.groups[static_cast<std::size_t>(g)];
+    p[static_cast<std::size_t>(g)] = offset < 0 ? re2::StringPiece()
+                                                : re2::StringPiece(span.data() + offset, static_cast<std::size_t>(length));
+  }
+  return true;
+}
+
+void remember(PrefixMemo::Slot& slot, std::size_t row, const re2::StringPiece& span, int groups, const Pieces& p) {
+  slot.used = true;
+  slot.row = row;
+  slot.text.assign(span.data(), span.size());
+  for (int g = 1; g <= groups; ++g) {
+    const re2::StringPiece& v = p[static_cast<std::size_t>(g)];
+    slot.groups[static_cast<std::size_t>(g)] =
+        v.data() ? std::pair<int, int>{static_cast<int>(v.data() - span.data()), static_cast<int>(v.size())}
+                 : std::pair<int, int>{-1, 0};
+  }
+}
+
+// The short tags (Outer and Marker rows: "worker-3: ", "[rank5]: ") are matched and
+// captured in one call. A logger's header has free-form parts: a DFA pass finds whether and
+// where it matches, then the captures are taken on the matched span only, which is why
+// they can be remembered.
+bool capture(const CompiledRow& c, std::size_t row, const re2::StringPiece& window, Pieces& p, PrefixMemo* memo) {
+  if (c.groups > 0 && !c.logger) return c.re->Match(window, 0, window.size(), RE2::ANCHOR_START, p.data(), c.groups + 1);
   if (!c.re->Match(window, 0, window.size(), RE2::ANCHOR_START, p.data(), 1)) return false;
   if (c.groups == 0) return true;
   const re2::StringPiece span = p[0];
-  return c.re->Match(span, 0, span.size(), RE2::ANCHOR_BOTH, p.data(), c.groups + 1);
+  PrefixMemo::Slot* slot = memo && span.size() <= PrefixMemo::kMaxBytes
+                               ? &memo->slotFor(row, std::string_view(span.data(), span.size()))
+                               : nullptr;
+  if (slot && recall(*slot, row, span, c.groups, p)) return true;
+  if (!c.re->Match(span, 0, span.size(), RE2::ANCHOR_BOTH, p.data(), c.groups + 1)) return false;
+  if (slot) remember(*slot, row, span, c.groups, p);
+  return true;
 }
 
 }  // namespace
 
-PrefixView parsePrefixView(std::string_view line) {
+PrefixMemo::Slot& PrefixMemo::slotFor(std::size_t row, std::string_view text) {
+  return slots_[(std::hash<std::string_view>{}(text) + row * 0x9E3779B97F4A7C15ull) % kSlots];
+}
+
+PrefixView parsePrefixView(std::string_view line, PrefixMemo* memo) {
   const PrefixMatcher& m = PrefixMatcher::shared();
   const std::vector<PrefixFamily>& table = prefixFamilies();
   Pieces p{};
@@ -253,12 +316,16 @@ PrefixView parsePrefixView(std::string_view line) {
   for (int peel = 0; peel < kMaxPeels && !s.empty(); ++peel) {
     const re2::StringPiece window(s.data(), std::min(s.size(), kPrefixWindow));
     // The first row, in table order, whose cheap test passes and whose pattern matches.
-    std::size_t row = 0;
-    for (; row < table.size(); ++row) {
-      const CompiledRow& c = m.rows[row];
-      if (allowedIn(table[row].kind, state) && c.mayStart(s) && capture(c, window, p) &&
-          apply(p, c.slotGroup, table[row], out))
+    std::uint32_t rows = m.candidates[static_cast<std::size_t>(state)][static_cast<unsigned char>(s[0])];
+    std::size_t row = table.size();
+    for (; rows != 0; rows &= rows - 1) {
+      const auto r = static_cast<std::size_t>(std::countr_zero(rows));
+      const CompiledRow& c = m.rows[r];
+      if (c.mayStart(s, std::string_view(window.data(), window.size())) && capture(c, r, window, p, memo) &&
+          apply(p, c.slotGroup, table[r], out)) {
+        row = r;
         break;
+      }
     }
     if (row == table.size()) break;
     const CompiledRow& c = m.rows[row];

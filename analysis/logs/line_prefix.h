@@ -4,6 +4,7 @@
 // order, and stacked prefixes (pdsh host + timestamp + rank tag) are peeled one by one.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +42,7 @@ struct PrefixFamily {
   PrefixKind kind;
   unsigned yields;  // PrefixYield bits
   std::string_view firstBytes;  // inside of an RE2 character class: the bytes a match starts with
+  std::string_view needs;       // a literal every match contains, or empty
   std::string_view pattern;
 };
 
@@ -77,6 +79,26 @@ struct PrefixView {
   unsigned familyMask = 0;       // bit i: row i of the table matched
 };
 
-PrefixView parsePrefixView(std::string_view line);
+// The captures of recent logger-header matches, by family and matched text: a row's
+// captures depend on its matched text alone, so a header seen before ("ERROR:torch:", an
+// NCCL process's "host:pid:tid [dev] ") is not captured again. One per analysis, not
+// shared between threads; bounded.
+class PrefixMemo {
+ public:
+  static constexpr std::size_t kSlots = 256;
+  static constexpr std::size_t kMaxBytes = 128;
+  struct Slot {
+    bool used = false;
+    std::size_t row = 0;
+    std::string text;
+    std::array<std::pair<int, int>, 16> groups{};  // offset and length in `text`; offset -1: no value
+  };
+  Slot& slotFor(std::size_t row, std::string_view text);
+
+ private:
+  std::array<Slot, kSlots> slots_{};
+};
+
+PrefixView parsePrefixView(std::string_view line, PrefixMemo* memo = nullptr);
 
 }  // namespace dsls::logs

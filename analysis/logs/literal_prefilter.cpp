@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace dsls::logs {
 namespace {
@@ -23,34 +24,42 @@ int byteRarity(unsigned char c) {
 LiteralPrefilter::LiteralPrefilter(std::vector<std::string> literals) : literals_(std::move(literals)) {
   for (std::uint32_t i = 0; i < literals_.size(); ++i) {
     const std::string& lit = literals_[i];
-    if (lit.size() < 2) continue;
+    if (lit.size() < kMinLiteral) throw std::logic_error("prefilter literal shorter than 4 bytes: " + lit);
+    // The kStride consecutive byte pairs whose commonest pair is rarest: one of them lies at a
+    // position that anyIn() tests, wherever the literal occurs.
     std::uint32_t best = 0;
     int bestScore = -1;
-    for (std::uint32_t k = 0; k + 1 < lit.size(); ++k) {
-      const int score = byteRarity(static_cast<unsigned char>(lit[k])) +
-                        byteRarity(static_cast<unsigned char>(lit[k + 1]));
+    for (std::uint32_t k = 0; k + kStride < lit.size(); ++k) {
+      int score = 4;
+      for (std::uint32_t j = k; j < k + kStride; ++j)
+        score = std::min(score, byteRarity(static_cast<unsigned char>(lit[j])) +
+                                    byteRarity(static_cast<unsigned char>(lit[j + 1])));
       if (score > bestScore) {
         bestScore = score;
         best = k;
       }
     }
-    const auto key = pairKey(static_cast<unsigned char>(lit[best]), static_cast<unsigned char>(lit[best + 1]));
-    anchors_.push_back({key, i, best});
-    pairs_.set(key);
+    for (std::uint32_t j = best; j < best + kStride; ++j) {
+      const auto key = pairKey(static_cast<unsigned char>(lit[j]), static_cast<unsigned char>(lit[j + 1]));
+      anchors_.push_back({key, i, j});
+      pairs_.set(key);
+    }
   }
   std::sort(anchors_.begin(), anchors_.end(), [](const Anchor& a, const Anchor& b) { return a.pair < b.pair; });
+  for (std::size_t k = anchors_.size(); k-- > 0;) firstAnchor_[anchors_[k].pair] = static_cast<std::uint32_t>(k);
 }
 
 bool LiteralPrefilter::anyIn(std::string_view s) const {
   if (s.size() < 2) return false;
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const std::size_t n = s.size();
-  for (std::size_t i = 0; i + 1 < n; ++i) {
+  // Every kStride-th byte pair: a literal of kMinLiteral bytes or more covers kStride
+  // consecutive pairs, one of which is tested.
+  for (std::size_t i = 0; i + 1 < n; i += kStride) {
     const std::uint16_t key = pairKey(p[i], p[i + 1]);
     if (!pairs_.test(key)) continue;
-    auto it = std::lower_bound(anchors_.begin(), anchors_.end(), key,
-                               [](const Anchor& a, std::uint16_t k) { return a.pair < k; });
-    for (; it != anchors_.end() && it->pair == key; ++it) {
+    for (auto it = anchors_.begin() + static_cast<std::ptrdiff_t>(firstAnchor_[key]); it != anchors_.end() && it->pair == key;
+         ++it) {
       const std::string& lit = literals_[it->literal];
       if (i < it->offset) continue;
       const std::size_t start = i - it->offset;

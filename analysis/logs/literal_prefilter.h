@@ -1,6 +1,7 @@
 // A cheap test run before the regex set: does the line contain any of a list of
-// literals? Each literal is anchored on its rarest byte pair; one table lookup
-// per input byte rejects almost every line of a healthy log.
+// literals (4 bytes or more)? Each literal is anchored on its rarest run of kStride
+// consecutive byte pairs; one table lookup per kStride input bytes rejects almost every
+// line of a healthy log.
 #pragma once
 
 #include <bitset>
@@ -17,6 +18,9 @@ class LiteralPrefilter {
   bool anyIn(std::string_view s) const;
   std::size_t size() const { return literals_.size(); }
 
+  static constexpr std::size_t kStride = 3;
+  static constexpr std::size_t kMinLiteral = kStride + 1;
+
  private:
   struct Anchor {
     std::uint16_t pair;       // bigram key
@@ -26,6 +30,7 @@ class LiteralPrefilter {
   std::vector<std::string> literals_;
   std::vector<Anchor> anchors_;   // sorted by pair
   std::bitset<65536> pairs_;
+  std::vector<std::uint32_t> firstAnchor_ = std::vector<std::uint32_t>(65536);  // pair -> its first anchor
 };
 
 }  // namespace dsls::logs

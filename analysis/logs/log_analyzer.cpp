@@ -24,12 +24,14 @@ bool RankSet::contains(int rank) const { return std::binary_search(ranks.begin()
 
 namespace detail {
 
-Evidence makeEvidence(const LineContext& c) {
+namespace {
+
+// Evidence of the line without its text.
+Evidence evidenceHead(const LineContext& c) {
   Evidence e;
   e.line = c.lineNo;
   e.byteOffset = c.offset;
   e.length = c.raw.size();
-  e.text = text::sanitize(text::trimRight(c.clean.empty() ? c.raw : c.clean), limits::kEvidenceTextBytes);
   e.rank = c.prefix->rank;
   e.host = std::string(c.prefix->host);
   e.seq = c.lineNo;
@@ -37,6 +39,24 @@ Evidence makeEvidence(const LineContext& c) {
     e.file = c.origin->file;
     e.line = c.origin->line;
   }
+  return e;
+}
+
+std::string evidenceText(const LineContext& c) {
+  return text::sanitize(text::trimRight(c.clean.empty() ? c.raw : c.clean), limits::kEvidenceTextBytes);
+}
+
+}  // namespace
+
+Evidence makeEvidence(const LineContext& c) {
+  Evidence e = evidenceHead(c);
+  e.text = evidenceText(c);
+  return e;
+}
+
+Evidence fullEvidence(const Occurrence& occ) {
+  Evidence e = occ.evidence;
+  if (occ.textOf) e.text = evidenceText(*occ.textOf);
   return e;
 }
 
@@ -54,7 +74,8 @@ std::string firstLineRef(const State& s, const Accumulator& a) {
 
 Occurrence occurrenceOf(const LineContext& c, bool useLineRank) {
   Occurrence o;
-  o.evidence = makeEvidence(c);
+  o.evidence = evidenceHead(c);
+  o.textOf = &c;
   if (useLineRank) {
     o.rank = c.prefix->rank;
     o.rankSource = c.prefix->rankSource;
@@ -80,12 +101,11 @@ TimelineEventKind kindForTier(Tier tier, FailureId failure) {
 }  // namespace
 
 void addTimelineEvent(State& s, std::size_t stream, const Evidence& ev, TimelineEventKind kind, std::string_view id,
-                      std::string label) {
+                      std::string_view label) {
   if (stream >= s.streams.size()) return;
   StreamState& st = s.streams[stream];
-  const std::string idKey(id);
-  if (std::find(st.eventIds.begin(), st.eventIds.end(), idKey) != st.eventIds.end()) return;
-  if (st.eventIds.size() < 64) st.eventIds.push_back(idKey);
+  if (std::find(st.eventIds.begin(), st.eventIds.end(), id) != st.eventIds.end()) return;
+  if (st.eventIds.size() < 64) st.eventIds.emplace_back(id);
   ++st.eventsTotal;
   if (st.events.size() >= limits::kTimelineEventsPerStream) return;
   TimelineEvent e;
@@ -95,25 +115,28 @@ void addTimelineEvent(State& s, std::size_t stream, const Evidence& ev, Timeline
   e.seq = ev.seq;
   e.time = s.lastTime;
   e.kind = kind;
-  e.findingId = idKey;
-  e.label = std::move(label);
+  e.findingId = std::string(id);
+  e.label = std::string(label);
   st.events.push_back(std::move(e));
 }
 
 Accumulator* findAccumulator(State& s, FailureId failure) {
-  auto it = s.accumulatorIndex.find(std::string(failureCode(failure)));
+  auto it = s.accumulatorIndex.find(failureCode(failure));
   return it == s.accumulatorIndex.end() ? nullptr : &s.accumulators[it->second];
 }
 
 const Accumulator* findAccumulator(const State& s, FailureId failure) {
-  auto it = s.accumulatorIndex.find(std::string(failureCode(failure)));
+  auto it = s.accumulatorIndex.find(failureCode(failure));
   return it == s.accumulatorIndex.end() ? nullptr : &s.accumulators[it->second];
 }
 
 Accumulator* record(State& s, FailureId failure, const Occurrence& occ, const RecordOptions& options) {
   const std::string_view id = failureCode(failure);
-  std::string key(id);
-  if (!options.keySuffix.empty()) key += ":" + options.keySuffix;
+  std::string_view key = id;
+  if (!options.keySuffix.empty()) {
+    s.recordKeyScratch.assign(id).append(1, ':').append(options.keySuffix);
+    key = s.recordKeyScratch;
+  }
   auto it = s.accumulatorIndex.find(key);
   std::size_t index;
   if (it == s.accumulatorIndex.end()) {
@@ -123,15 +146,15 @@ Accumulator* record(State& s, FailureId failure, const Occurrence& occ, const Re
     }
     const FailureInfo& info = failureInfo(failure);
     Accumulator a;
-    a.key = key;
+    a.key = std::string(key);
     a.failure = failure;
     a.id = std::string(id);
     a.title = options.title.empty() ? std::string(info.title) : options.title;
     a.tier = options.tier.value_or(info.tier);
     a.severity = options.severity.value_or(info.severity);
     index = s.accumulators.size();
+    s.accumulatorIndex.emplace(a.key, index);
     s.accumulators.push_back(std::move(a));
-    s.accumulatorIndex.emplace(std::move(key), index);
   } else {
     index = it->second;
   }
@@ -159,7 +182,7 @@ Accumulator* record(State& s, FailureId failure, const Occurrence& occ, const Re
   }
   if (occ.rank) a.ranks.add(*occ.rank);
   else ++a.unranked;
-  if (a.evidence.size() < limits::kEvidencePerFinding) a.evidence.push_back(occ.evidence);
+  if (a.evidence.size() < limits::kEvidencePerFinding) a.evidence.push_back(fullEvidence(occ));
   if (!(a.tier == Tier::Advisory && a.severity == analysis::Severity::Information))
     addTimelineEvent(s, occ.stream, occ.evidence, kindForTier(a.tier, a.failure), a.id, a.title);
   return &a;
@@ -190,12 +213,30 @@ void recordExit(State& s, const LineContext& c, ExitObservation exit) {
 
 namespace {
 
+std::size_t findStream(State& s, const PrefixView& pv);
+
 // Rows of the timeline: one per rank, per host without rank, or the unprefixed lines.
 std::size_t streamFor(State& s, const PrefixView& pv) {
   if (s.lastStream < s.streams.size()) {
     const StreamState& last = s.streams[s.lastStream];
     if (last.rank == pv.rank && last.host == pv.host) return s.lastStream;
   }
+  // Lines of many ranks interleave: the row last used by the line's rank is checked next.
+  const bool hinted = pv.rank && *pv.rank >= 0 && static_cast<std::size_t>(*pv.rank) < limits::kRanksPerSet;
+  const std::size_t rankIndex = hinted ? static_cast<std::size_t>(*pv.rank) : 0;
+  if (hinted && rankIndex < s.streamByRank.size()) {
+    const std::size_t i = s.streamByRank[rankIndex];
+    if (i < s.streams.size() && s.streams[i].rank == pv.rank && s.streams[i].host == pv.host) return s.lastStream = i;
+  }
+  const std::size_t found = findStream(s, pv);
+  if (hinted && found < s.streams.size() && s.streams[found].rank == pv.rank) {
+    if (rankIndex >= s.streamByRank.size()) s.streamByRank.resize(rankIndex + 1, static_cast<std::size_t>(-1));
+    s.streamByRank[rankIndex] = found;
+  }
+  return found;
+}
+
+std::size_t findStream(State& s, const PrefixView& pv) {
   s.keyScratch.clear();
   if (pv.rank) s.keyScratch += std::to_string(*pv.rank);
   s.keyScratch += '|';
@@ -372,7 +413,7 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   ++s.lineNo;
   s.bytes = std::max(s.bytes, byteOffset + line.size());
   const std::string_view clean = text::stripAnsi(line, s.ansiScratch);
-  PrefixView pv = parsePrefixView(clean);
+  PrefixView pv = parsePrefixView(clean, &s.prefixMemo);
   resolveNcclProcessRank(s, pv);
   if (s.origin) applyOrigin(*s.origin, pv);
   s.lineTime.reset();
@@ -420,7 +461,7 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   }
 
   bool failureMatched = false;
-  if (s.matcher.match(message, s.matches))
+  if (s.matchMemo.match(message, s.matches))
     for (const FpMatch& m : s.matches) failureMatched |= handleFingerprint(s, c, m, s.matches);
   handleContinuations(s, c, message, !s.matches.empty());
   scanMetrics(s, c, message);

@@ -15,21 +15,44 @@ enum class ValueKind { Finite, NaN, Inf };
 
 struct MetricValue {
   ValueKind kind = ValueKind::Finite;
-  double value = 0;
+  bool zero = false;  // a finite value equal to 0
   std::string_view token;
 };
+
+// A decimal without exponent ("2.0420", "-0.5", "3."), as from_chars reads it; nullopt when
+// the token is not of that shape. Its value is only tested for zero: no conversion needed.
+std::optional<bool> plainDecimalIsZero(std::string_view u) {
+  if (u.empty() || u.size() > 40) return std::nullopt;
+  std::size_t i = u[0] == '-' ? 1 : 0;
+  bool digit = false, zero = true, point = false;
+  for (; i < u.size(); ++i) {
+    const char c = u[i];
+    if (c >= '0' && c <= '9') {
+      digit = true;
+      zero &= c == '0';
+    } else if (c == '.' && !point) {
+      point = true;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!digit) return std::nullopt;
+  return zero;
+}
 
 std::optional<MetricValue> classify(std::string_view token) {
   if (token.empty()) return std::nullopt;
   std::string_view t = token;
   if (t[0] == '-' || t[0] == '+') t.remove_prefix(1);
-  if (t == "nan" || t == "NaN" || t == "NAN") return MetricValue{ValueKind::NaN, NAN, token};
+  if (t == "nan" || t == "NaN" || t == "NAN") return MetricValue{ValueKind::NaN, false, token};
   if (t == "inf" || t == "Inf" || t == "INF" || t == "Infinity" || t == "infinity")
-    return MetricValue{ValueKind::Inf, INFINITY, token};
+    return MetricValue{ValueKind::Inf, false, token};
+  const std::string_view number = token.substr(token[0] == '+' ? 1 : 0);
+  if (const auto zero = plainDecimalIsZero(number)) return MetricValue{ValueKind::Finite, *zero, token};
   double v = 0;
-  const auto [ptr, ec] = std::from_chars(token.data() + (token[0] == '+' ? 1 : 0), token.data() + token.size(), v);
-  if (ec != std::errc() || ptr != token.data() + token.size()) return std::nullopt;
-  return MetricValue{ValueKind::Finite, v, token};
+  const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+  if (ec != std::errc() || ptr != number.data() + number.size()) return std::nullopt;
+  return MetricValue{ValueKind::Finite, v == 0.0, token};
 }
 
 // Value of the first `name` that is followed by ':' or '=' (quotes allowed), with a
@@ -61,13 +84,14 @@ void extendRun(State& s, MetricRun& run, const LineContext& c, FailureId failure
   ++run.length;
   const Occurrence occ = occurrenceOf(c, false);
   if (run.length < limits::kStuckRun) {
-    run.pending.push_back(occ.evidence);
+    run.pending.push_back(fullEvidence(occ));
     return;
   }
   if (run.length == limits::kStuckRun) {
     for (const Evidence& e : run.pending) {
       Occurrence earlier = occ;
       earlier.evidence = e;
+      earlier.textOf = nullptr;
       record(s, failure, earlier);
     }
     run.pending.clear();
@@ -106,7 +130,7 @@ void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
       if (auto l = metricValue(msg, "loss")) {
         metric = true;
         if (l->kind != ValueKind::Finite) record(s, FailureId::NanLoss, occurrenceOf(c, false));
-        if (l->kind == ValueKind::Finite && l->value == 0.0)
+        if (l->kind == ValueKind::Finite && l->zero)
           extendRun(s, n.zeroLoss, c, FailureId::LossStuckZero);
         else
           resetRun(n.zeroLoss);

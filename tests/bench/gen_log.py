@@ -10,7 +10,10 @@ With --rank-files N, OUTPUT is a folder that gets N files as DeepSpeed's launche
 with --enable_each_rank_log (`<YYYYmmddHHMMSS>_rank<N>.log`, no prefixes inside), --mib each:
 rank 5 (or the last) runs out of GPU memory at the end, the others time out 30 minutes later.
 
-Usage: gen_log.py OUTPUT [--mib 1024] [--rank-files N]
+With --shape error-heavy, every third line is the same NCCL watchdog timeout, printed again and
+again by each rank (a job that kept logging after a collective hung).
+
+Usage: gen_log.py OUTPUT [--mib 1024] [--shape typical|error-heavy] [--rank-files N]
 """
 import argparse
 import os
@@ -67,6 +70,26 @@ def step_block(step):
     return lines
 
 
+def watchdog_line(step, r, hung_seq):
+    """Rank r's timeout of the collective that hung (SeqNum hung_seq), printed again at each step."""
+    host = HOSTS[r // 8]
+    t = 20 + step * 3
+    return (f"{host}: [rank{r}]:[E501 {t // 3600 % 24:02d}:{t // 60 % 60:02d}:{t % 60:02d}.{(step * 7919) % 1000000:06d} "
+            f"ProcessGroupNCCL.cpp:607] [Rank {r}] Watchdog caught collective operation timeout: "
+            f"WorkNCCL(SeqNum={hung_seq}, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=1800000) "
+            f"ran for 1800437 milliseconds before timing out.")
+
+
+def error_heavy_block(step, hung_seq):
+    """A step block where every third line is a watchdog timeout, from each rank in turn."""
+    out = []
+    for i, line in enumerate(step_block(step)):
+        out.append(line)
+        if i % 2 == 1:
+            out.append(watchdog_line(step, (i // 2) % RANKS, hung_seq))
+    return out
+
+
 def footer(step):
     t = 20 + step * 3 + 1800
     lines = []
@@ -88,7 +111,7 @@ def footer(step):
     return lines
 
 
-def generate(path, target_bytes):
+def generate(path, target_bytes, shape="typical"):
     tmp = path + ".part"
     written = 0
     with open(tmp, "w", encoding="utf-8", newline="\n") as out:
@@ -100,7 +123,7 @@ def generate(path, target_bytes):
         while written + len(tail) + 8192 < target_bytes:
             block = []
             for _ in range(64):
-                block.extend(step_block(step))
+                block.extend(step_block(step) if shape == "typical" else error_heavy_block(step, 4521))
                 step += 1
             chunk = "\n".join(block) + "\n"
             out.write(chunk)
@@ -168,6 +191,7 @@ def main():
     ap.add_argument("output")
     ap.add_argument("--mib", type=int, default=1024)
     ap.add_argument("--rank-files", type=int, default=0)
+    ap.add_argument("--shape", choices=("typical", "error-heavy"), default="typical")
     args = ap.parse_args()
     target = args.mib * 1024 * 1024
     if args.rank_files:
@@ -175,7 +199,7 @@ def main():
         return
     if os.path.exists(args.output) and abs(os.path.getsize(args.output) - target) < 1024 * 1024:
         return  # already there from an earlier run: generation is deterministic
-    generate(args.output, target)
+    generate(args.output, target, args.shape)
 
 
 if __name__ == "__main__":

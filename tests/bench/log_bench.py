@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""Log analysis throughput: `dsls check` on a generated multi-rank log, next to
-`grep -c -E` and `rg -c` searching the same file for the same fingerprints.
+"""Log analysis throughput: `dsls check` on generated multi-rank logs, next to `grep -c -E` and
+`rg -c` searching the same file for the same fingerprints, measured in the same run.
+
+Two logs (tests/bench/gen_log.py): the typical one (--log) and, with --error-log, the
+error-heavy one (--shape error-heavy: every third line the same watchdog timeout).
 
 The fingerprints are read from analysis/logs/fingerprint_table.inc (its RE2 patterns), so the
-comparison follows the analyser as it changes. rg takes them as written; grep gets them
+comparison follows the analyser as it changes. rg takes them as written (named groups made
+plain: rg joins the patterns into one regex, where a name may occur once); grep gets them
 translated to POSIX ERE (\\d -> [0-9], (?: and (?P<name> -> (, lazy quantifiers made greedy, which
 changes what a group captures but not which lines match). grep runs with LC_ALL=C, as
 the analyser matches bytes. Each tool runs `--runs` times on a warm page cache; the
-median wall time and the peak RSS (from wait4) are reported.
+median wall time, the median CPU time (user + system) and the peak RSS are reported.
+With --doc, the section "## Log analysis throughput" of that Markdown file is rewritten.
 
-Usage: log_bench.py --dsls BUILD/lsp/dsls --log /tmp/x.log --out results.json
+Usage: log_bench.py --dsls BUILD/lsp/dsls --log /tmp/x.log [--error-log /tmp/e.log] --out results.json [--doc F]
 """
 import argparse
 import json
@@ -23,6 +28,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from report_sections import write_section  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(HERE))
 FINGERPRINTS = os.path.join(ROOT, "analysis", "logs", "fingerprint_table.inc")
 
@@ -97,20 +105,21 @@ def to_ere(pattern):
 
 
 def run_measured(argv, env=None):
-    """(wall seconds, peak RSS MiB, exit code, stdout) of one run.
+    """(wall seconds, CPU seconds, peak RSS MiB, exit code, stdout) of one run.
 
-    The peak RSS comes from GNU time: a child forked from this Python process would
+    CPU time and peak RSS come from GNU time: a child forked from this Python process would
     report Python's own size as its peak (the kernel keeps the pre-exec high-water mark),
     while GNU time's is a megabyte or two.
     """
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         start = time.perf_counter()
-        proc = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name] + argv, stdout=subprocess.PIPE,
+        proc = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", rss.name] + argv, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, env=env)
         wall = time.perf_counter() - start
-        lines = [line for line in rss.read().splitlines() if line.strip().isdigit()]
-    peak_kib = int(lines[-1]) if lines else 0
-    return wall, peak_kib / 1024.0, proc.returncode, proc.stdout
+        fields = [line.split() for line in rss.read().splitlines()]
+        fields = [f for f in fields if len(f) == 3]
+    user, system, peak_kib = (float(fields[-1][0]), float(fields[-1][1]), int(fields[-1][2])) if fields else (0, 0, 0)
+    return wall, user + system, peak_kib / 1024.0, proc.returncode, proc.stdout
 
 
 def warm(path):
@@ -119,59 +128,120 @@ def warm(path):
             pass
 
 
+def measure_log(dsls, log, runs, ere_file, rg_file, work):
+    """Runs the three tools on one log, alternating them run by run so drifting load hits all alike."""
+    size = os.path.getsize(log)
+    c_env = dict(os.environ, LC_ALL="C")
+    tools = {
+        "dsls": [dsls, "check", "--isolated", "--format", "json", log],
+        "grep": ["grep", "-c", "-E", "-f", ere_file, log],
+        "rg": [shutil.which("rg") or "rg", "--no-config", "-c", "-f", rg_file, log],
+    }
+    warm(log)
+    runs_of = {name: [] for name in tools}
+    for _ in range(runs):
+        for name, argv in tools.items():
+            wall, cpu, rss, code, out = run_measured(argv, env=c_env if name == "grep" else None)
+            if code not in (0, 1):
+                raise SystemExit(f"{name} failed with exit code {code}: {' '.join(argv)}")
+            runs_of[name].append({"seconds": wall, "cpu_seconds": cpu, "peak_rss_mib": rss, "exit": code,
+                                  "output": out.decode("utf-8", "replace").strip()[:200] if name != "dsls" else ""})
+            print(f"{os.path.basename(log)} {name}: {wall:.2f}s wall, {cpu:.2f}s CPU, {size / wall / 1e6:.0f} MB/s, "
+                  f"peak RSS {rss:.1f} MiB", file=sys.stderr)
+    results = {}
+    for name, argv in tools.items():
+        runs_ = runs_of[name]
+        seconds = statistics.median(r["seconds"] for r in runs_)
+        cpu = statistics.median(r["cpu_seconds"] for r in runs_)
+        results[name] = {"runs": runs_, "median_seconds": seconds, "mb_per_s": size / seconds / 1e6,
+                         "median_cpu_seconds": cpu, "cpu_mb_per_s": size / cpu / 1e6 if cpu else 0,
+                         "peak_rss_mib": max(r["peak_rss_mib"] for r in runs_),
+                         "command": " ".join(os.path.basename(a) if a.startswith(work) or a == argv[0]
+                                             else a for a in argv)}
+    matching = {"grep": results["grep"]["runs"][0]["output"], "rg": results["rg"]["runs"][0]["output"]}
+    if matching["grep"] != matching["rg"]:
+        print(f"note: grep and rg count different numbers of matching lines: {matching}", file=sys.stderr)
+    return {"log": os.path.basename(log), "log_bytes": size, "tools": results, "matching_lines": matching}
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}" if b else "n/a"
+
+
+SHAPES = {
+    "typical": "the typical log (16 ranks on 2 hosts, pdsh and [rankN]: prefixes, per-step metrics, fp16 "
+               "overflows, a watchdog timeout at the end)",
+    "error-heavy": "the error-heavy log (the same, but every third line is the same NCCL watchdog timeout, "
+                   "printed again and again by each rank)",
+}
+
+
+def log_section(result):
+    """The Markdown section "## Log analysis throughput" for a result of this script."""
+    out = ["## Log analysis throughput", "",
+           f"Date: {result['date']}. Inputs: logs written by tests/bench/gen_log.py to /tmp and read from a warm "
+           f"page cache. grep and rg search for the same {result['patterns']} fingerprints the analyser matches "
+           f"(read from analysis/logs/fingerprint_table.inc; grep gets them translated to POSIX ERE and runs with "
+           f"LC_ALL=C). Each tool ran {result['runs']} times per log, the tools alternating run by run; medians "
+           f"are given. Wall time is what a user waits; CPU time (user + system) is less disturbed by the other "
+           f"work on this shared machine. The last columns divide grep's time by dsls's: 1 or more means dsls "
+           f"is as fast as grep or faster.", ""]
+    for entry in result["logs"]:
+        tools = entry["tools"]
+        g = tools["grep"]
+        out += [f"{entry['shape'].capitalize()}: {SHAPES[entry['shape']]}, {entry['log_bytes'] / 1e6:.0f} MB.", "",
+                "| tool | command | wall time | MB/s | CPU time | MB/s of CPU | peak RSS | grep / tool (wall) | "
+                "grep / tool (CPU) |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for name in ("dsls", "grep", "rg"):
+            t = tools[name]
+            cmd = t["command"].replace(" " + t["command"].split()[-1], " LOG")
+            out.append(f"| {name} | `{cmd}` | {t['median_seconds']:.2f} s | {t['mb_per_s']:.0f} | "
+                       f"{t['median_cpu_seconds']:.2f} s | {t['cpu_mb_per_s']:.0f} | {t['peak_rss_mib']:.1f} MiB | "
+                       f"{ratio(g['median_seconds'], t['median_seconds'])} | "
+                       f"{ratio(g['median_cpu_seconds'], t['median_cpu_seconds'])} |")
+        out += ["", f"Lines matching any fingerprint: grep {entry['matching_lines']['grep']}, "
+                    f"rg {entry['matching_lines']['rg']}.", ""]
+    out += ["grep and rg only count lines; `dsls check` also splits ranks and hosts, keeps a timeline, extracts "
+            "metrics, attributes the first failure and writes a JSON report, in bounded memory. rg maps the "
+            "file into memory, so its peak RSS counts the page-cache pages of the log it has touched; grep and "
+            "dsls read it in chunks. Peak RSS comes from GNU time (`%M`), the largest of the runs.", ""]
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dsls", required=True)
-    ap.add_argument("--log", required=True, help="the generated log (gen_log.py)")
+    ap.add_argument("--log", required=True, help="the typical log (gen_log.py)")
+    ap.add_argument("--error-log", help="the error-heavy log (gen_log.py --shape error-heavy)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--doc", help="the Markdown report whose section to rewrite")
     args = ap.parse_args()
     if not os.path.exists("/usr/bin/time"):
         raise SystemExit("log_bench: GNU time (/usr/bin/time, Debian package time) is required")
 
-    size = os.path.getsize(args.log)
     patterns = fingerprint_patterns()
     work = tempfile.mkdtemp(prefix="dsls-bench-log-")
     rg_file = os.path.join(work, "fingerprints.rg")
     ere_file = os.path.join(work, "fingerprints.ere")
     with open(rg_file, "w") as f:
-        f.write("\n".join(patterns) + "\n")
+        # rg joins the patterns into one regex, where a group name may occur only once: plain groups.
+        f.write("\n".join(re.sub(r"\(\?P<\w+>", "(", p) for p in patterns) + "\n")
     with open(ere_file, "w") as f:
         f.write("\n".join(to_ere(p) for p in patterns) + "\n")
 
-    c_env = dict(os.environ, LC_ALL="C")
-    tools = {
-        "dsls": [args.dsls, "check", "--isolated", "--format", "json", args.log],
-        "grep": ["grep", "-c", "-E", "-f", ere_file, args.log],
-        "rg": [shutil.which("rg") or "rg", "--no-config", "-c", "-f", rg_file, args.log],
-    }
-    warm(args.log)
-    results = {}
-    for name, argv in tools.items():
-        runs = []
-        for _ in range(args.runs):
-            wall, rss, code, out = run_measured(argv, env=c_env if name == "grep" else None)
-            if name != "dsls" and code not in (0, 1):
-                raise SystemExit(f"{name} failed with exit code {code}: {' '.join(argv)}")
-            if name == "dsls" and code not in (0, 1):
-                raise SystemExit(f"dsls check failed with exit code {code}")
-            runs.append({"seconds": wall, "peak_rss_mib": rss, "exit": code,
-                         "output": out.decode("utf-8", "replace").strip()[:200] if name != "dsls" else ""})
-            print(f"{name}: {wall:.2f}s, {size / wall / 1e6:.0f} MB/s, peak RSS {rss:.1f} MiB", file=sys.stderr)
-        seconds = statistics.median(r["seconds"] for r in runs)
-        results[name] = {"runs": runs, "median_seconds": seconds, "mb_per_s": size / seconds / 1e6,
-                         "peak_rss_mib": statistics.median(r["peak_rss_mib"] for r in runs),
-                         "command": " ".join(os.path.basename(a) if a.startswith(work) or a == argv[0]
-                                             else a for a in argv)}
-    if results["grep"]["runs"][0]["output"] != results["rg"]["runs"][0]["output"]:
-        print("note: grep and rg count different numbers of matching lines: "
-              f"{results['grep']['runs'][0]['output']} vs {results['rg']['runs'][0]['output']}", file=sys.stderr)
-    result = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "log_bytes": size, "patterns": len(patterns),
-              "runs": args.runs, "tools": results,
-              "matching_lines": {"grep": results["grep"]["runs"][0]["output"],
-                                 "rg": results["rg"]["runs"][0]["output"]}}
+    logs = [("typical", args.log)] + ([("error-heavy", args.error_log)] if args.error_log else [])
+    entries = []
+    for shape, path in logs:
+        entry = measure_log(args.dsls, path, args.runs, ere_file, rg_file, work)
+        entry["shape"] = shape
+        entries.append(entry)
+    result = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "patterns": len(patterns), "runs": args.runs,
+              "logs": entries}
     with open(args.out, "w") as f:
         json.dump(result, f, indent=2)
+    if args.doc:
+        write_section(args.doc, "## Log analysis throughput", "\n".join(log_section(result)) + "\n")
     shutil.rmtree(work, ignore_errors=True)
 
 

@@ -3,6 +3,11 @@
 the Google Benchmark micro-benchmarks (--benchmark_format=json with repetitions)."""
 import argparse
 import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from log_bench import log_section  # noqa: E402
 
 
 def fmt_ms(v):
@@ -71,31 +76,6 @@ def lsp_section(lsp):
     return out
 
 
-def log_section(log):
-    tools = log["tools"]
-    d = tools["dsls"]
-    out = ["## Log analysis throughput", "",
-           f"Input: a generated {log['log_bytes'] / 2**30:.2f} GiB multi-rank DeepSpeed log "
-           f"(tests/bench/gen_log.py: 16 ranks on 2 hosts, pdsh and [rankN]: prefixes, per-step metrics, fp16 "
-           f"overflows, a watchdog timeout at the end), written to /tmp and read from a warm page cache. "
-           f"grep and rg search for the same {log['patterns']} fingerprints the analyser matches (read from "
-           f"analysis/logs/fingerprint_table.inc; grep gets them translated to POSIX ERE and runs with LC_ALL=C). "
-           f"Median of {log['runs']} runs.", "",
-           "| tool | command | wall time | MB/s | peak RSS | dsls time / tool time |", "|---|---|---:|---:|---:|---:|"]
-    for name in ("dsls", "grep", "rg"):
-        t = tools[name]
-        cmd = t["command"].replace(" " + t["command"].split()[-1], " LOG")
-        out.append(f"| {name} | `{cmd}` | {t['median_seconds']:.2f} s | {t['mb_per_s']:.0f} | "
-                   f"{t['peak_rss_mib']:.1f} MiB | {ratio(d['median_seconds'], t['median_seconds'])} |")
-    out += ["",
-            f"Lines matching any fingerprint: grep {log['matching_lines']['grep']}, rg {log['matching_lines']['rg']}. "
-            "grep and rg only count lines; `dsls check` also splits ranks and hosts, keeps a timeline, extracts "
-            "metrics, attributes the first failure and writes a JSON report, in bounded memory. rg maps the "
-            "file into memory, so its peak RSS counts the page-cache pages of the log it has touched; grep and "
-            "dsls read it in chunks. Peak RSS comes from GNU time (`%M`).", ""]
-    return out
-
-
 def micro_section(micro):
     rows = {}
     repetitions = max((b.get("repetitions", 1) for b in micro["benchmarks"]), default=1)
@@ -150,10 +130,10 @@ def main():
     lines += ["## Reproducing", "",
               "`tests/bench/run.sh` builds dsls and `dsls_microbench` with `-DDSLS_BENCH=ON` (RelWithDebInfo, as "
               "`build.sh` ships it) in `build-bench/`, installs the peer server from tests/bench/package-lock.json "
-              "with `npm ci`, generates the log in /tmp (reused when present), runs the three harnesses, then "
+              "with `npm ci`, generates the two logs (200 MiB, typical and error-heavy) in /tmp (reused when present), runs the three harnesses, then "
               "tests/bench/bigdoc_bench.py (large documents: it generates them under the build folder and "
               "rewrites only its own section) and rewrites this file. `tests/bench/run.sh --quick` does a short pass (1 session, 100 requests, a "
-              "64 MiB log) that checks the pipeline without producing figures worth keeping. The micro-benchmarks "
+              "64 MiB logs) that checks the pipeline without producing figures worth keeping. The micro-benchmarks "
               "alone: `build-bench/tests/bench/dsls_microbench`; with `-DDSLS_BENCH=ON`, `ctest -L bench` runs "
               "each once as a smoke test.", ""]
     with open(args.out, "w") as f:

@@ -2,7 +2,8 @@
 # The benchmark command: measures dsls next to its peers and rewrites docs/benchmarks.md.
 #   tests/bench/run.sh            full run (about 15 minutes on a 2-core machine)
 #   tests/bench/run.sh --quick    a short pass that checks the pipeline; writes to the build dir only
-# Environment: DSLS_BENCH_BUILD_DIR (default build-bench), DSLS_BENCH_LOG (default /tmp/dsls-bench/train-1g.log).
+# Environment: DSLS_BENCH_BUILD_DIR (default build-bench), DSLS_BENCH_LOG (default /tmp/dsls-bench/train-200m.log),
+# DSLS_BENCH_ERROR_LOG (default /tmp/dsls-bench/errors-200m.log).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 quick=false
@@ -25,19 +26,23 @@ out=$build/bench-results
 $quick && out=$build/bench-results-quick
 mkdir -p "$out"
 if $quick; then
-  log=/tmp/dsls-bench/train-64m.log mib=64 runs=1 requests=100 log_runs=1 reps=1 big_runs=1
+  log=/tmp/dsls-bench/train-64m.log error_log=/tmp/dsls-bench/errors-64m.log mib=64
+  runs=1 requests=100 log_runs=1 reps=1 big_runs=1
 else
-  log=${DSLS_BENCH_LOG:-/tmp/dsls-bench/train-1g.log} mib=1024 runs=5 requests=1000 log_runs=5 reps=5 big_runs=3
+  log=${DSLS_BENCH_LOG:-/tmp/dsls-bench/train-200m.log} error_log=${DSLS_BENCH_ERROR_LOG:-/tmp/dsls-bench/errors-200m.log}
+  mib=200 runs=5 requests=1000 log_runs=3 reps=5 big_runs=3
 fi
-mkdir -p "$(dirname "$log")"
-echo "bench: generating $log" >&2
+mkdir -p "$(dirname "$log")" "$(dirname "$error_log")"
+echo "bench: generating $log and $error_log" >&2
 python3 tests/bench/gen_log.py "$log" --mib "$mib"
+python3 tests/bench/gen_log.py "$error_log" --mib "$mib" --shape error-heavy
 
 echo "bench: LSP latency ($runs sessions per server)" >&2
 python3 tests/bench/lsp_bench.py --dsls "$build/lsp/dsls" --peer-script "$peer" --runs "$runs" \
   --requests "$requests" --out "$out/lsp.json"
 echo "bench: log throughput" >&2
-python3 tests/bench/log_bench.py --dsls "$build/lsp/dsls" --log "$log" --runs "$log_runs" --out "$out/log.json"
+python3 tests/bench/log_bench.py --dsls "$build/lsp/dsls" --log "$log" --error-log "$error_log" --runs "$log_runs" \
+  --out "$out/log.json"
 echo "bench: micro-benchmarks" >&2
 "$build/tests/bench/dsls_microbench" --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
   --benchmark_format=json --benchmark_out="$out/micro.json" --benchmark_out_format=json >/dev/null

@@ -52,3 +52,19 @@ TEST_CASE("kept lines are cut at the limit") {
   CHECK(loc.lineText(5000).size() == 100);
   CHECK(loc.at(5000).column == 5001);
 }
+
+TEST_CASE("long runs between offsets are counted as byte by byte") {
+  // Offsets at every byte take each byte one at a time; sparse offsets skip whole runs.
+  std::string text = "\xEF\xBB\xBF";
+  for (int i = 0; i < 50; ++i) text += "r\xC3\xA9sum\xC3\xA9 " + std::to_string(i) + (i % 3 == 0 ? "\r\n" : i % 3 == 1 ? "\n" : "\r");
+  std::vector<std::size_t> every, sparse;
+  for (std::size_t o = 0; o <= text.size(); ++o) every.push_back(o);
+  for (std::size_t o = 0; o <= text.size(); o += 23) sparse.push_back(o);
+  const auto reference = dsls::cli::locate(text, every, {});
+  const auto skipped = dsls::cli::locate(text, sparse, {});
+  for (auto o : sparse) {
+    CHECK(skipped.at(o).line == reference.at(o).line);
+    CHECK(skipped.at(o).column == reference.at(o).column);
+  }
+  CHECK(reference.at(text.size()).line == 51);
+}

@@ -1,0 +1,124 @@
+// The shortcuts of the per-line path give the answers of the slow path: the literal
+// prefilter never rejects a line a fingerprint matches, and the remembered fingerprint
+// matches and prefix captures equal fresh ones, on every line of the fixture logs.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "analysis/logs/fingerprints.h"
+#include "analysis/logs/line_prefix.h"
+#include "analysis/logs/literal_prefilter.h"
+
+namespace {
+
+using dsls::logs::FingerprintMatcher;
+using dsls::logs::FpMatch;
+
+std::vector<std::string> fixtureLines() {
+  std::vector<std::string> lines;
+  const std::filesystem::path root = std::filesystem::path(DSLS_SOURCE_DIR) / "tests/fixtures/logs";
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".log") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      lines.push_back(line);
+    }
+  }
+  REQUIRE(lines.size() > 500);
+  return lines;
+}
+
+// Kinds and captured texts, comparable across copies of a line.
+std::string describe(const std::vector<FpMatch>& matches) {
+  std::string out;
+  for (const FpMatch& m : matches) {
+    out += std::to_string(static_cast<int>(m.kind));
+    out += '{';
+    for (std::size_t i = 0; m.names && i < m.names->names.size(); ++i) {
+      if (m.values[i].data()) {
+        out += '\'';
+        out.append(m.values[i]);
+        out += "',";
+      } else {
+        out += "null,";
+      }
+    }
+    out += '}';
+  }
+  return out;
+}
+
+std::string describe(const dsls::logs::PrefixView& v) {
+  std::ostringstream out;
+  out << (v.rank ? *v.rank : -2) << '|' << (v.localRank ? *v.localRank : -2) << '|' << static_cast<int>(v.rankSource)
+      << '|' << v.host << '|' << v.timestamp << '|' << v.level << '|' << v.source << '|' << v.message << '|'
+      << (v.cudaDevice ? *v.cudaDevice : -2) << '|' << (v.pid ? *v.pid : -2) << '|' << v.rankFamily << '|'
+      << v.hadLoggerPrefix << '|' << v.familyMask;
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("the prefilter finds each literal wherever it starts in the line") {
+  const std::vector<std::string> literals = {"abcd", "NCCL WARN", "out of memory", "...."};
+  const dsls::logs::LiteralPrefilter prefilter(literals);
+  const std::string filler = "the quick brown fox jumps over the lazy dog ";
+  for (const std::string& literal : literals)
+    for (std::size_t before = 0; before < 8; ++before)
+      for (std::size_t after = 0; after < 3; ++after) {
+        const std::string line = filler.substr(0, before) + literal + filler.substr(0, after);
+        CHECK_MESSAGE(prefilter.anyIn(line), line);
+      }
+  CHECK_FALSE(prefilter.anyIn(filler));
+  CHECK_FALSE(prefilter.anyIn("NCCL WAR"));
+  CHECK_THROWS(dsls::logs::LiteralPrefilter({"abc"}));
+}
+
+TEST_CASE("the prefilter passes every fixture line that a fingerprint matches") {
+  const FingerprintMatcher& matcher = FingerprintMatcher::shared();
+  std::vector<FpMatch> out;
+  std::size_t matched = 0;
+  for (const std::string& line : fixtureLines()) {
+    const bool found = matcher.matchPrefiltered(line, out);
+    if (!found) continue;
+    ++matched;
+    CHECK_MESSAGE(matcher.mayMatch(line), line);
+  }
+  CHECK(matched > 100);
+}
+
+TEST_CASE("a message matched again through the memo gives the matcher's own matches") {
+  const FingerprintMatcher& matcher = FingerprintMatcher::shared();
+  dsls::logs::MatchMemo memo(matcher);
+  std::vector<FpMatch> fresh, first, again;
+  std::size_t matched = 0;
+  for (const std::string& line : fixtureLines()) {
+    matcher.match(line, fresh);
+    memo.match(line, first);
+    const std::string copy = line;  // the same text at another address
+    memo.match(copy, again);
+    CHECK_MESSAGE(describe(first) == describe(fresh), line);
+    CHECK_MESSAGE(describe(again) == describe(fresh), line);
+    for (const FpMatch& m : again)
+      for (std::string_view v : m.values)
+        if (v.data()) CHECK((v.data() >= copy.data() && v.data() + v.size() <= copy.data() + copy.size()));
+    if (!fresh.empty()) ++matched;
+  }
+  CHECK(matched > 100);
+}
+
+TEST_CASE("prefixes parsed with remembered captures equal those parsed afresh") {
+  dsls::logs::PrefixMemo memo;
+  for (const std::string& line : fixtureLines()) {
+    const std::string fresh = describe(dsls::logs::parsePrefixView(line));
+    CHECK_MESSAGE(describe(dsls::logs::parsePrefixView(line, &memo)) == fresh, line);
+    const std::string copy = line;
+    CHECK_MESSAGE(describe(dsls::logs::parsePrefixView(copy, &memo)) == fresh, line);
+  }
+}

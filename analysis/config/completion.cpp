@@ -142,7 +142,7 @@ std::string finish(std::string snippet, bool snippets, std::string_view text, st
 // A comma when another member follows the insertion point in the same object.
 std::string commaIfFollowed(std::string_view text, const json::Node& object, std::size_t offset) {
   for (const auto& m : object.members()) {
-    if (m.range.begin < offset) continue;
+    if (m.range().begin < offset) continue;
     std::string_view between = text.substr(offset, m.keyRange.begin - offset);
     return between.find(',') == std::string_view::npos ? "," : "";
   }
@@ -301,7 +301,7 @@ void snippetItems(const analysis::ConfigAnalysis& a, const json::Location& loc, 
   if (loc.onKey && loc.member) {
     // Typing a key with no value yet: the section replaces it.
     if (loc.member->value.kind != json::Kind::Invalid) return;
-    replace = loc.member->range;
+    replace = loc.member->range();
   }
   std::set<std::string> present;
   for (const auto& member : loc.enclosingObject->members())

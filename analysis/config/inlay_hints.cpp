@@ -26,8 +26,8 @@ void autoHints(const json::Node& node, std::vector<std::string>& path, analysis:
                std::vector<InlayHintInfo>& out, int depth, std::size_t& visits) {
   if (node.kind != json::Kind::Object || depth > 16) return;
   for (const auto& m : node.members()) {
-    if (m.range.end < visible.begin) continue;
-    if (m.range.begin > visible.end || visits == 0 || out.size() >= analysis::kMaxInlayHints) return;
+    if (m.range().end < visible.begin) continue;
+    if (m.range().begin > visible.end || visits == 0 || out.size() >= analysis::kMaxInlayHints) return;
     --visits;
     path.emplace_back(m.key);
     if (m.value.kind == json::Kind::String && m.value.string == "auto" && inside(m.value.range.end, visible)) {

@@ -72,9 +72,9 @@ std::vector<TextEdit> insertMember(std::string_view text, const json::Node& obje
 
   const json::Member& last = object.members().back();
   const json::Member& first = object.members().front();
-  bool multiLine = hasNewline(text, body.begin, first.keyRange.begin) || hasNewline(text, last.range.end, body.end);
+  bool multiLine = hasNewline(text, body.begin, first.keyRange.begin) || hasNewline(text, last.range().end, body.end);
   // Is there a trailing comma after the last member already?
-  std::size_t after = last.range.end;
+  std::size_t after = last.range().end;
   std::size_t scan = after;
   while (scan < text.size() && (text[scan] == ' ' || text[scan] == '\t' || text[scan] == '\r' || text[scan] == '\n'))
     ++scan;
@@ -84,7 +84,7 @@ std::vector<TextEdit> insertMember(std::string_view text, const json::Node& obje
     // One-line object: reuse the separator between the first two members when there is one.
     std::string separator = ", ";
     if (object.members().size() >= 2) {
-      std::string_view between = text.substr(first.range.end, object.members()[1].keyRange.begin - first.range.end);
+      std::string_view between = text.substr(first.range().end, object.members()[1].keyRange.begin - first.range().end);
       if (between.find(',') != std::string_view::npos) separator = std::string(between);
     }
     if (trailingComma) return {{{scan + 1, scan + 1}, separator.substr(1) + member + ","}};

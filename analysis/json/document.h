@@ -72,7 +72,7 @@ struct NodeRange {
 // Nodes and members hold no heap memory of their own: children live in the Document's arenas,
 // one contiguous vector of members and one of array elements, and decoded strings in its string
 // pool. They are valid while their Document lives (moving the Document keeps them valid).
-// 48 bytes a node, 80 a member.
+// 48 bytes a node, 72 a member.
 struct Node {
   Kind kind = Kind::Invalid;
   bool boolean = false;
@@ -107,11 +107,13 @@ struct Member {
   // A member whose value is missing (`"stage":` then `}`) has an Invalid value
   // whose range covers the blanks after the colon on that line.
   Node value;
-  NodeRange range;  // from the key's start to the value's end
+
+  // From the key's start to the value's end (a value's range always ends at or after the colon).
+  analysis::TextRange range() const { return {keyRange.begin, value.range.end}; }
 };
 
 // The sizes the memory figures of large documents rest on (docs/benchmarks.md).
-static_assert(sizeof(Node) <= 48 && sizeof(Member) <= 80);
+static_assert(sizeof(Node) <= 48 && sizeof(Member) <= 72);
 
 inline Span<Member> Node::members() const {
   if (kind != Kind::Object) return {};

@@ -453,7 +453,6 @@ class Parser {
       complete = false;
     }
     if (!keyToken.closed) complete = false;
-    m.range = {keyToken.begin, std::max<std::size_t>(value.range.end, valueStart)};
     return complete;
   }
 

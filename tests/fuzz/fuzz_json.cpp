@@ -19,8 +19,8 @@ void checkNode(const dsls::json::Node& n, std::size_t size, std::size_t depth, s
   CHECK(depth <= maxDepth + 1);
   for (const auto& m : n.members()) {
     checkRange(m.keyRange, size);
-    checkRange(m.range, size);
-    CHECK(m.range.begin <= m.keyRange.begin);
+    checkRange(m.range(), size);
+    CHECK(m.range().begin <= m.keyRange.begin);
     checkNode(m.value, size, depth + 1, maxDepth);
   }
   for (const auto& e : n.elements()) checkNode(e, size, depth + 1, maxDepth);

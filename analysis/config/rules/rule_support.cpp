@@ -135,7 +135,7 @@ bool startsLine(std::string_view text, std::size_t at) {
 
 TextEdit removeMember(std::string_view text, const json::Node& object, const json::Member& member) {
   (void)object;
-  std::size_t begin = member.range.begin, end = std::min<std::size_t>(member.range.end, text.size());
+  std::size_t begin = member.range().begin, end = std::min<std::size_t>(member.range().end, text.size());
   // The comma after the value, if any (only blanks and newlines may stand before it).
   std::size_t p = end;
   while (p < text.size() && (blank(text[p]) || text[p] == '\n')) ++p;
@@ -171,7 +171,7 @@ std::vector<TextEdit> moveMember(std::string_view text, const json::Node& from, 
 }
 
 TextEdit replaceMember(const json::Member& member, std::string newMemberText) {
-  return {member.range, std::move(newMemberText)};
+  return {member.range(), std::move(newMemberText)};
 }
 
 std::string lower(std::string_view s) {

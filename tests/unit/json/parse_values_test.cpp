@@ -46,12 +46,12 @@ TEST_CASE("key and member ranges") {
   const Member& zero = doc.root->members().at(0);
   CHECK(zero.key == "zero_optimization");
   CHECK(slice(text, zero.keyRange) == "\"zero_optimization\"");
-  CHECK(zero.range.begin == offsetOf(text, "\"zero"));
-  CHECK(zero.range.end == offsetOf(text, "}") + 1);  // the inner object's '}' is the first one
-  CHECK(zero.range.end == zero.value.range.end);
+  CHECK(zero.range().begin == offsetOf(text, "\"zero"));
+  CHECK(zero.range().end == offsetOf(text, "}") + 1);  // the inner object's '}' is the first one
+  CHECK(zero.range().end == zero.value.range.end);
   const Member& stage = zero.value.members().at(0);
   CHECK(slice(text, stage.keyRange) == "\"stage\"");
-  CHECK(slice(text, stage.range) == "\"stage\": 3");
+  CHECK(slice(text, stage.range()) == "\"stage\": 3");
   CHECK(slice(text, stage.value.range) == "3");
 }
 

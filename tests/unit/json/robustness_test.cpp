@@ -31,8 +31,8 @@ void checkRanges(const Node& node, std::size_t size, int depth = 0) {
   CHECK(node.range.end <= size);
   CHECK(isValidUtf8(node.string));
   for (const Member& m : node.members()) {
-    CHECK(m.range.begin == m.keyRange.begin);
-    CHECK(m.range.end >= m.value.range.end);
+    CHECK(m.range().begin == m.keyRange.begin);
+    CHECK(m.range().end >= m.value.range.end);
     CHECK(isValidUtf8(m.key));
     checkRanges(m.value, size, depth + 1);
   }

@@ -55,6 +55,11 @@ def lsp_section(lsp):
     for key, label, f in LSP_ROWS:
         if key in d and key in p:
             out.append(f"| {label} | {f(d[key])} | {f(p[key])} | {ratio(d[key], p[key])} |")
+    if d.get("peak_rss_mib") and d.get("big_pull_change_ms"):
+        out += ["", f"On the {lsp['big_bytes'] / 1048576:.1f} MiB config: peak RSS "
+                f"{p['peak_rss_mib'] / d['peak_rss_mib']:.1f} times smaller than the peer's (the aim is 5 or more), "
+                f"edit -> diagnostics {p['big_pull_change_ms'] / d['big_pull_change_ms']:.1f} times faster than "
+                "the peer's undebounced pull (the aim is 10 or more)."]
     out += ["",
             "What the rows mean:",
             "- Push rows include each server's own wait before it validates a changed document: dsls waits "
@@ -152,7 +157,8 @@ def main():
               "`build.sh` ships it) in `build-bench/`, installs the peer server from tests/bench/package-lock.json "
               "with `npm ci`, generates the log in /tmp (reused when present), runs the three harnesses, then "
               "tests/bench/bigdoc_bench.py (large documents: it generates them under the build folder and "
-              "rewrites only its own section) and rewrites this file. `tests/bench/run.sh --quick` does a short pass (1 session, 100 requests, a "
+              "rewrites only its own section) and tests/bench/emacs_bench.py (Emacs on the largest of them, "
+              "when emacs is installed), and rewrites this file. `tests/bench/run.sh --quick` does a short pass (1 session, 100 requests, a "
               "64 MiB log) that checks the pipeline without producing figures worth keeping. The micro-benchmarks "
               "alone: `build-bench/tests/bench/dsls_microbench`; with `-DDSLS_BENCH=ON`, `ctest -L bench` runs "
               "each once as a smoke test.", ""]

@@ -50,6 +50,11 @@ echo "bench: large documents" >&2
 python3 tests/bench/bigdoc_bench.py --dsls "$build/lsp/dsls" --workdir "$build/bench-bigdocs" --runs "$big_runs" \
   --microbench "$build/tests/bench/dsls_microbench" --out "$out/bigdocs.json" --doc "$report" \
   --command "tests/bench/run.sh (or tests/bench/bigdoc_bench.py alone)"
+if command -v emacs >/dev/null; then
+  echo "bench: the Emacs package on a large file" >&2
+  python3 tests/bench/emacs_bench.py --workdir "$build/bench-bigdocs" --runs "$big_runs" --out "$out/emacs.json" \
+    --doc "$report" --command "tests/bench/run.sh (or tests/bench/emacs_bench.py alone)"
+fi
 echo "bench: the static binary" >&2
 cmake -S . -B "$build-static" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDSLS_STATIC=ON -DDSLS_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build-static" -j"$(nproc)" --target dsls

@@ -1,6 +1,7 @@
 #include "lsp/document.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace dsls::lsp {
 
@@ -22,8 +23,10 @@ void Document::apply(protocol::ContentChange change, protocol::PositionEncoding 
     std::size_t end = lines_.offset(change.range->end, encoding);
     end = std::max(begin, end);
     // Only this document holds the text (no analysis has it): edit in place. Only the strand
-    // hands out copies, so a count of 1 cannot grow meanwhile.
+    // hands out copies, so a count of 1 cannot grow meanwhile; the fence orders this write after
+    // the reads of a pool thread that has just let its copy go.
     if (text_.use_count() != 1) text_ = std::make_shared<std::string>(*text_);
+    else std::atomic_thread_fence(std::memory_order_acquire);
     text_->replace(begin, end - begin, change.text);
   }
   ++revision_;

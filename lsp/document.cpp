@@ -1,24 +1,33 @@
 #include "lsp/document.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace dsls::lsp {
 
 Document::Document(std::string uri, std::string languageId, std::int64_t version, std::string text)
-    : uri_(std::move(uri)), languageId_(std::move(languageId)), version_(version), text_(std::move(text)) {
+    : uri_(std::move(uri)),
+      languageId_(std::move(languageId)),
+      version_(version),
+      text_(std::make_shared<std::string>(std::move(text))) {
   reindex();
 }
 
-void Document::reindex() { lines_ = protocol::LineIndex(text_); }
+void Document::reindex() { lines_ = protocol::LineIndex(*text_); }
 
-void Document::apply(const protocol::ContentChange& change, protocol::PositionEncoding encoding) {
+void Document::apply(protocol::ContentChange change, protocol::PositionEncoding encoding) {
   if (!change.range) {
-    text_ = change.text;
+    text_ = std::make_shared<std::string>(std::move(change.text));
   } else {
     std::size_t begin = lines_.offset(change.range->start, encoding);
     std::size_t end = lines_.offset(change.range->end, encoding);
     end = std::max(begin, end);
-    text_.replace(begin, end - begin, change.text);
+    // Only this document holds the text (no analysis has it): edit in place. Only the strand
+    // hands out copies, so a count of 1 cannot grow meanwhile; the fence orders this write after
+    // the reads of a pool thread that has just let its copy go.
+    if (text_.use_count() != 1) text_ = std::make_shared<std::string>(*text_);
+    else std::atomic_thread_fence(std::memory_order_acquire);
+    text_->replace(begin, end - begin, change.text);
   }
   ++revision_;
   reindex();

@@ -18,7 +18,10 @@ class Document {
 
   const std::string& uri() const { return uri_; }
   const std::string& languageId() const { return languageId_; }
-  const std::string& text() const { return text_; }
+  const std::string& text() const { return *text_; }
+  // The same text, shared: an analysis keeps it without a copy, and an edit made while one
+  // holds it replaces the text rather than changing it under the analysis.
+  std::shared_ptr<const std::string> sharedText() const { return text_; }
   std::int64_t version() const { return version_; }
   // Bumps on every edit; analysis results carry the revision they were computed for.
   std::uint64_t revision() const { return revision_; }
@@ -26,7 +29,7 @@ class Document {
 
   // Applies one content change; ranges past the end are clamped, a reversed range is
   // treated as empty at its start.
-  void apply(const protocol::ContentChange& change, protocol::PositionEncoding encoding);
+  void apply(protocol::ContentChange change, protocol::PositionEncoding encoding);
   void setVersion(std::int64_t version) { version_ = version; }
 
  private:
@@ -35,7 +38,7 @@ class Document {
   std::string uri_, languageId_;
   std::int64_t version_;
   std::uint64_t revision_ = 1;
-  std::string text_;
+  std::shared_ptr<std::string> text_;
   protocol::LineIndex lines_;
 };
 

@@ -131,7 +131,7 @@ void Server::request(std::string_view method, Json params, std::function<void(co
 
 // ---- dispatch ----------------------------------------------------------------------------
 
-void Server::dispatch(const Incoming& msg) {
+void Server::dispatch(Incoming& msg) {
   switch (msg.kind) {
     case Incoming::Kind::Request: return dispatchRequest(msg);
     case Incoming::Kind::Notification: return dispatchNotification(msg);
@@ -170,7 +170,7 @@ void Server::dispatchRequest(const Incoming& msg) {
   }
 }
 
-void Server::dispatchNotification(const Incoming& msg) {
+void Server::dispatchNotification(Incoming& msg) {
   if (phase_ == Phase::Uninitialized && msg.method != "exit") {
     log_.debug("dropping {} received before initialize", msg.method);
     return;
@@ -181,7 +181,7 @@ void Server::dispatchNotification(const Incoming& msg) {
     return;
   }
   try {
-    handler->second(msg.params);
+    handler->second(std::move(msg.params));
   } catch (const std::exception& e) {
     log_.error("{} failed: {}", msg.method, e.what());
   }

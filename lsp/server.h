@@ -19,6 +19,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/thread_pool.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -59,7 +60,7 @@ class Server {
     std::shared_ptr<ReplyState> state_;
   };
   using RequestHandler = std::function<void(const Json& params, Reply reply)>;
-  using NotificationHandler = std::function<void(const Json& params)>;
+  using NotificationHandler = std::function<void(Json&& params)>;  // the params are the handler's to keep
 
   struct OpenDocument {
     std::unique_ptr<Document> doc;
@@ -70,6 +71,8 @@ class Server {
     std::uint64_t generation = 0;
     std::uint64_t analysisGeneration = 0;  // generation `analysis` was computed for (0 = none)
     std::uint64_t inFlightGeneration = 0;  // generation being analysed now (0 = none)
+    // Set when the generation being analysed is superseded: the analysis stops early.
+    std::shared_ptr<std::atomic<bool>> inFlightCancel;
     bool published = false;  // diagnostics were published as a config or log: an Other result clears them
     std::vector<std::function<void(const OpenDocument*)>> waiters;
     bool sizeNoticeShown = false;  // window/showMessage about a partial analysis, once per open document
@@ -91,7 +94,8 @@ class Server {
   void bind(std::string method, void (Server::*handler)(const Params&, Reply));
   template <typename Params>
   void bindNotification(std::string method, void (Server::*handler)(const Params&));
-  // For a handler that takes its params by value and keeps parts of them (a document's text).
+  // For a handler that takes its params by value and keeps parts of them (a document's text,
+  // moved out of the message).
   template <typename Params>
   void bindNotification(std::string method, void (Server::*handler)(Params));
   // Binds a document feature: parses its params, waits for the document's analysis, answers
@@ -105,9 +109,9 @@ class Server {
   void onMessage(std::string body);
   void onClose(std::string reason);
 
-  void dispatch(const protocol::Incoming& msg);
+  void dispatch(protocol::Incoming& msg);
   void dispatchRequest(const protocol::Incoming& msg);
-  void dispatchNotification(const protocol::Incoming& msg);
+  void dispatchNotification(protocol::Incoming& msg);
   void onResponse(const protocol::Incoming& msg);
   void send(const Json& message);
   void notify(std::string_view method, Json params);
@@ -134,7 +138,7 @@ class Server {
 
   // Documents (server_documents.cpp)
   void onDidOpen(protocol::DidOpenParams params);
-  void onDidChange(const protocol::DidChangeParams& params);
+  void onDidChange(protocol::DidChangeParams params);
   void onDidSave(const protocol::DocumentParams& params);
   void onDidClose(const protocol::DocumentParams& params);
   // Gives the document a new generation: whatever was computed before is stale.

@@ -30,12 +30,14 @@ void Server::bind(std::string method, void (Server::*handler)(const Params&, Rep
 
 template <typename Params>
 void Server::bindNotification(std::string method, void (Server::*handler)(const Params&)) {
-  notifications_[std::move(method)] = [this, handler](const Json& raw) { (this->*handler)(parseOrPass<Params>(raw)); };
+  notifications_[std::move(method)] = [this, handler](Json&& raw) { (this->*handler)(parseOrPass<Params>(raw)); };
 }
 
 template <typename Params>
 void Server::bindNotification(std::string method, void (Server::*handler)(Params)) {
-  notifications_[std::move(method)] = [this, handler](const Json& raw) { (this->*handler)(parseOrPass<Params>(raw)); };
+  notifications_[std::move(method)] = [this, handler](Json&& raw) {
+    (this->*handler)(protocol::takeParams<Params>(std::move(raw)));
+  };
 }
 
 template <typename Params>

@@ -41,14 +41,14 @@ void Server::onDidOpen(protocol::DidOpenParams params) {
   scheduleAnalysis(entry, true);
 }
 
-void Server::onDidChange(const protocol::DidChangeParams& params) {
+void Server::onDidChange(protocol::DidChangeParams params) {
   const std::string& uri = params.uri;
   OpenDocument* od = find(uri);
   if (!od) {
     log_.warn("didChange for {} which is not open; ignored", uri);
     return;
   }
-  for (const auto& change : params.changes) od->doc->apply(change, caps_.encoding);
+  for (auto& change : params.changes) od->doc->apply(std::move(change), caps_.encoding);
   if (params.version) od->doc->setVersion(*params.version);
   invalidate(*od);
   scheduleAnalysis(*od, false);
@@ -82,7 +82,11 @@ void Server::onDidClose(const protocol::DocumentParams& params) {
   }
 }
 
-void Server::invalidate(OpenDocument& od) { od.generation = nextGeneration_++; }
+void Server::invalidate(OpenDocument& od) {
+  od.generation = nextGeneration_++;
+  // The analysis running now is for an older generation: its result would be dropped.
+  if (od.inFlightCancel) od.inFlightCancel->store(true, std::memory_order_relaxed);
+}
 
 void Server::scheduleAnalysis(OpenDocument& od, bool immediately) {
   std::string uri = od.doc->uri();
@@ -103,9 +107,11 @@ void Server::startAnalysis(const std::string& uri) {
   std::uint64_t generation = od->generation;
   if (od->analysisGeneration == generation || od->inFlightGeneration == generation) return;
   od->inFlightGeneration = generation;
+  od->inFlightCancel = std::make_shared<std::atomic<bool>>(false);
   // The pool gets a snapshot of every input; the strand keeps ownership of the live document.
-  boost::asio::post(pool_, [this, uri, generation, language = od->doc->languageId(), text = od->doc->text(),
-                            settings = settings_, roots = workspaceRoots_]() mutable {
+  boost::asio::post(pool_, [this, uri, generation, language = od->doc->languageId(), text = od->doc->sharedText(),
+                            settings = settings_, roots = workspaceRoots_,
+                            cancel = analysis::Cancellation(od->inFlightCancel)]() mutable {
     std::shared_ptr<const analysis::DocumentAnalysis> result;
     std::vector<std::string> projectErrors;
     try {
@@ -118,7 +124,10 @@ void Server::startAnalysis(const std::string& uri) {
       } else {
         workspace::detectWorkspaceVersions(roots, settings);
       }
-      result = analysis::analyzeDocument(uri, language, std::move(text), settings);
+      result = analysis::analyzeDocument(uri, language, std::move(text), settings, std::nullopt, cancel);
+    } catch (const analysis::Cancelled&) {
+      // Superseded: no result; analysisDone drops it like any stale one.
+      log_.debug("the analysis of {} generation {} stopped: the document changed", uri, generation);
     } catch (const std::exception& e) {
       log_.error("analysis of {} failed: {}", uri, e.what());
       auto empty = std::make_shared<analysis::DocumentAnalysis>();
@@ -138,8 +147,11 @@ void Server::analysisDone(const std::string& uri, std::uint64_t generation,
                           std::shared_ptr<const analysis::DocumentAnalysis> result) {
   OpenDocument* od = find(uri);
   if (!od || exiting_) return;
-  if (od->inFlightGeneration == generation) od->inFlightGeneration = 0;
-  if (generation != od->generation) {
+  if (od->inFlightGeneration == generation) {
+    od->inFlightGeneration = 0;
+    od->inFlightCancel.reset();
+  }
+  if (generation != od->generation || !result) {
     log_.debug("dropping the analysis of {} generation {} (now {})", uri, generation, od->generation);
     if (!od->waiters.empty()) scheduleAnalysis(*od, true);
     return;

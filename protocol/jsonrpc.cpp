@@ -1,6 +1,71 @@
 #include "protocol/jsonrpc.h"
 
+#include <vector>
+
 namespace dsls::protocol {
+
+namespace {
+
+// nlohmann's DOM builder copies every string out of the lexer's buffer; this one moves it
+// (the SAX interface allows that), so a didOpen's text is held once, not twice, while parsing.
+class MovingDomBuilder {
+ public:
+  explicit MovingDomBuilder(Json& root) : root_(root) {}
+
+  bool null() { return place(nullptr); }
+  bool boolean(bool value) { return place(value); }
+  bool number_integer(Json::number_integer_t value) { return place(value); }
+  bool number_unsigned(Json::number_unsigned_t value) { return place(value); }
+  bool number_float(Json::number_float_t value, const Json::string_t&) { return place(value); }
+  bool string(Json::string_t& value) { return place(std::move(value)); }
+  bool binary(Json::binary_t& value) { return place(Json::binary(std::move(value))); }
+  bool start_object(std::size_t) { return open(Json::object()); }
+  bool key(Json::string_t& key) {
+    member_ = &(*open_.back())[std::move(key)];
+    return true;
+  }
+  bool end_object() { return close(); }
+  bool start_array(std::size_t) { return open(Json::array()); }
+  bool end_array() { return close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+
+ private:
+  // Puts a value where the parser is (the root, the next array element, the member whose key
+  // came last) and returns where it went.
+  template <typename V>
+  Json* put(V&& value) {
+    if (open_.empty()) {
+      root_ = Json(std::forward<V>(value));
+      return &root_;
+    }
+    Json& container = *open_.back();
+    if (container.is_array()) {
+      container.emplace_back(std::forward<V>(value));
+      return &container.back();
+    }
+    *member_ = Json(std::forward<V>(value));
+    return member_;
+  }
+  template <typename V>
+  bool place(V&& value) {
+    put(std::forward<V>(value));
+    return true;
+  }
+  bool open(Json empty) {
+    open_.push_back(put(std::move(empty)));
+    return true;
+  }
+  bool close() {
+    open_.pop_back();
+    return true;
+  }
+
+  Json& root_;
+  std::vector<Json*> open_;  // containers being filled, innermost last
+  Json* member_ = nullptr;
+};
+
+}  // namespace
 
 int nestingDepth(std::string_view text, int limit) {
   int depth = 0;
@@ -33,8 +98,9 @@ Incoming parseMessage(std::string_view body) {
     in.errorMessage = "message nested deeper than " + std::to_string(kMaxNestingDepth) + " levels";
     return in;
   }
-  Json msg = Json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
-  if (msg.is_discarded()) {
+  Json msg;
+  MovingDomBuilder builder(msg);
+  if (!Json::sax_parse(body.begin(), body.end(), &builder)) {
     in.errorCode = ErrorCode::ParseError;
     in.errorMessage = "message body is not valid JSON";
     return in;
@@ -73,15 +139,15 @@ Incoming parseMessage(std::string_view body) {
         in.errorMessage = "\"params\" must be an object or an array";
         return in;
       }
-      in.params = *params;
+      in.params = std::move(*params);  // a didOpen's text moves, not copied
     }
     in.kind = hasId ? Incoming::Kind::Request : Incoming::Kind::Notification;
     return in;
   }
   if (hasId && (msg.contains("result") || msg.contains("error"))) {
     in.kind = Incoming::Kind::Response;
-    if (auto r = msg.find("result"); r != msg.end()) in.result = *r;
-    if (auto e = msg.find("error"); e != msg.end()) in.error = *e;
+    if (auto r = msg.find("result"); r != msg.end()) in.result = std::move(*r);
+    if (auto e = msg.find("error"); e != msg.end()) in.error = std::move(*e);
     return in;
   }
   in.errorMessage = "message has neither \"method\" nor \"result\"/\"error\"";

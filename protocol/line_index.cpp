@@ -48,8 +48,9 @@ std::uint32_t unitsOf(std::size_t sequenceLength, PositionEncoding e) {
 }  // namespace
 
 LineIndex::LineIndex(std::string_view text) : text_(text) {
+  lineStarts_.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   for (std::size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') lineStarts_.push_back(i + 1);
+    if (text[i] == '\n') lineStarts_.push_back(static_cast<std::uint32_t>(std::min<std::size_t>(i + 1, UINT32_MAX)));
 }
 
 std::size_t LineIndex::lineStart(std::uint32_t line) const {

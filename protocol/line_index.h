@@ -42,7 +42,9 @@ class LineIndex {
 
  private:
   std::string_view text_;
-  std::vector<std::size_t> lineStarts_{0};
+  // 32 bits a line, sized once: a message is at most 64 MiB (framing.h), and a tokenizer.json
+  // has millions of lines.
+  std::vector<std::uint32_t> lineStarts_{0};
 };
 
 // Length in bytes of the UTF-8 sequence at `s[i]`, 1 for an invalid byte.

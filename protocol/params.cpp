@@ -16,6 +16,14 @@ std::uint32_t coordinate(const ParamReader& r) {
 
 std::string documentUri(const ParamReader& params) { return params.field("textDocument").field("uri").string(); }
 
+// Moves the string member "text" out of `holder` (left an empty string), if there is one.
+std::string takeText(Json& holder) {
+  if (!holder.is_object()) return {};
+  auto it = holder.find("text");
+  if (it == holder.end() || !it->is_string()) return {};
+  return std::move(it->get_ref<std::string&>());
+}
+
 }  // namespace
 
 void ParamReader::fail(std::string_view expected) const {
@@ -121,6 +129,28 @@ void parse(const ParamReader& r, DidChangeParams& p) {
     c.text = change.field("text").string();
     p.changes.push_back(std::move(c));
   }
+}
+
+template <>
+DidOpenParams takeParams<DidOpenParams>(Json&& params) {
+  std::string text;
+  if (params.is_object())
+    if (auto td = params.find("textDocument"); td != params.end()) text = takeText(*td);
+  DidOpenParams p = parseParams<DidOpenParams>(params);
+  p.text = std::move(text);
+  return p;
+}
+
+template <>
+DidChangeParams takeParams<DidChangeParams>(Json&& params) {
+  std::vector<std::string> texts;
+  if (params.is_object())
+    if (auto changes = params.find("contentChanges"); changes != params.end() && changes->is_array())
+      for (Json& change : *changes) texts.push_back(takeText(change));
+  DidChangeParams p = parseParams<DidChangeParams>(params);
+  // parse() keeps every change, in order, or throws.
+  for (std::size_t i = 0; i < p.changes.size() && i < texts.size(); ++i) p.changes[i].text = std::move(texts[i]);
+  return p;
 }
 
 }  // namespace dsls::protocol

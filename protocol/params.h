@@ -91,4 +91,15 @@ P parseParams(const Json& params) {
   return out;
 }
 
+// As parseParams, from params the caller gives up: a document's text moves out of them
+// instead of being copied (a didOpen can carry tens of MB).
+template <typename P>
+P takeParams(Json&& params) {
+  return parseParams<P>(params);
+}
+template <>
+DidOpenParams takeParams<DidOpenParams>(Json&& params);
+template <>
+DidChangeParams takeParams<DidChangeParams>(Json&& params);
+
 }  // namespace dsls::protocol

@@ -141,8 +141,8 @@ std::string finish(std::string snippet, bool snippets, std::string_view text, st
 
 // A comma when another member follows the insertion point in the same object.
 std::string commaIfFollowed(std::string_view text, const json::Node& object, std::size_t offset) {
-  for (const auto& m : object.members) {
-    if (m.range.begin < offset) continue;
+  for (const auto& m : object.members()) {
+    if (m.range().begin < offset) continue;
     std::string_view between = text.substr(offset, m.keyRange.begin - offset);
     return between.find(',') == std::string_view::npos ? "," : "";
   }
@@ -179,7 +179,7 @@ void keyItems(const analysis::ConfigAnalysis& a, const json::Location& loc, std:
   const ConfigModel& m = a.model();
   std::string section = json::joinPath(loc.enclosingObjectPath);
   std::set<std::string> present;
-  for (const auto& member : loc.enclosingObject->members)
+  for (const auto& member : loc.enclosingObject->members())
     if (!(loc.onKey && &member == loc.member)) present.emplace(member.key);
   analysis::TextRange replace{offset, offset};
   if (loc.onKey && loc.member) replace = loc.member->keyRange;
@@ -314,10 +314,10 @@ void snippetItems(const analysis::ConfigAnalysis& a, const json::Location& loc, 
   if (loc.onKey && loc.member) {
     // Typing a key with no value yet: the section replaces it.
     if (loc.member->value.kind != json::Kind::Invalid) return;
-    replace = loc.member->range;
+    replace = loc.member->range();
   }
   std::set<std::string> present;
-  for (const auto& member : loc.enclosingObject->members)
+  for (const auto& member : loc.enclosingObject->members())
     if (&member != loc.member) present.emplace(member.key);
   std::string comma = loc.onKey ? "" : commaIfFollowed(a.text(), *loc.enclosingObject, offset);
   for (const SectionSnippet& s : sectionSnippets(a)) {

@@ -8,20 +8,34 @@
 
 namespace dsls::analysis {
 
-ConfigAnalysis::ConfigAnalysis(std::string text, const Settings& settings)
-    : text_(std::move(text)),
-      syntaxOnly_(text_.size() > kMaxConfigBytes),
+namespace {
+
+json::Document parseCancellable(const std::string& text, const Cancellation& cancel) {
+  json::ParseOptions options;
+  options.cancel = cancel;
+  return json::parse(text, options);
+}
+
+}  // namespace
+
+ConfigAnalysis::ConfigAnalysis(std::shared_ptr<const std::string> text, const Settings& settings,
+                               const Cancellation& cancel)
+    : text_(text ? std::move(text) : std::make_shared<const std::string>()),
+      syntaxOnly_(text_->size() > kMaxConfigBytes),
       settings_(settings),
-      doc_(json::parse(text_)),
+      doc_(parseCancellable(*text_, cancel)),
       model_(config::buildModel(doc_, settings_)) {
+  cancel.throwIfRequested();
   // Bytes that are not text: one finding says so, rather than one per byte run and rule.
-  if (auto notText = config::notUtf8Finding(text_)) {
+  if (auto notText = config::notUtf8Finding(*text_)) {
     findings_.push_back(std::move(*notText));
     return;
   }
-  config::RuleContext ctx{text_, doc_, model_, settings_};
-  for (const auto& rule : config::configRules())
+  config::RuleContext ctx{*text_, doc_, model_, settings_};
+  for (const auto& rule : config::configRules()) {
+    cancel.throwIfRequested();
     if (!syntaxOnly_ || rule.group == config::RuleGroup::Json) rule.check(ctx, findings_);
+  }
   std::stable_sort(findings_.begin(), findings_.end(),
                    [](const Finding& a, const Finding& b) { return a.range.begin < b.range.begin; });
 }

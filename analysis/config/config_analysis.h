@@ -3,6 +3,7 @@
 #pragma once
 
 #include "analysis/config/config_model.h"
+#include "analysis/core/cancel.h"
 #include "analysis/core/finding.h"
 #include "analysis/core/settings.h"
 #include "analysis/json/document.h"
@@ -15,11 +16,15 @@ namespace dsls::analysis {
 
 class ConfigAnalysis {
  public:
-  ConfigAnalysis(std::string text, const Settings& settings);
+  // The text is shared (the server's open document keeps the same one); nodes point into it.
+  // A requested `cancel` stops it between steps with analysis::Cancelled.
+  ConfigAnalysis(std::shared_ptr<const std::string> text, const Settings& settings, const Cancellation& cancel = {});
+  ConfigAnalysis(std::string text, const Settings& settings)
+      : ConfigAnalysis(std::make_shared<const std::string>(std::move(text)), settings) {}
   ConfigAnalysis(const ConfigAnalysis&) = delete;  // the model points into the document
   ConfigAnalysis& operator=(const ConfigAnalysis&) = delete;
 
-  const std::string& text() const { return text_; }
+  const std::string& text() const { return *text_; }
   const json::Document& document() const { return doc_; }
   const config::ConfigModel& model() const { return model_; }
   const Settings& settings() const { return settings_; }
@@ -31,7 +36,7 @@ class ConfigAnalysis {
   bool syntaxOnly() const { return syntaxOnly_; }
 
  private:
-  std::string text_;
+  std::shared_ptr<const std::string> text_;
   bool syntaxOnly_;
   Settings settings_;
   json::Document doc_;

@@ -25,9 +25,9 @@ std::string flagHint(std::string_view name, const Resolved<bool>& r) {
 void autoHints(const json::Node& node, std::vector<std::string>& path, analysis::TextRange visible,
                std::vector<InlayHintInfo>& out, int depth, std::size_t& visits) {
   if (node.kind != json::Kind::Object || depth > 16) return;
-  for (const auto& m : node.members) {
-    if (m.range.end < visible.begin) continue;
-    if (m.range.begin > visible.end || visits == 0 || out.size() >= analysis::kMaxInlayHints) return;
+  for (const auto& m : node.members()) {
+    if (m.range().end < visible.begin) continue;
+    if (m.range().begin > visible.end || visits == 0 || out.size() >= analysis::kMaxInlayHints) return;
     --visits;
     path.emplace_back(m.key);
     if (m.value.kind == json::Kind::String && m.value.string == "auto" && inside(m.value.range.end, visible)) {

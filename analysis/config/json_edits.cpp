@@ -60,7 +60,7 @@ std::vector<TextEdit> insertMember(std::string_view text, const json::Node& obje
                                    std::string_view valueText) {
   std::string member = std::string("\"").append(key).append("\": ").append(valueText);
   const TextRange body = object.range;  // from '{' to '}' inclusive
-  if (object.members.empty()) {
+  if (object.members().empty()) {
     std::size_t open = body.begin + 1;
     std::size_t close = object.closed && body.end > body.begin ? body.end - 1 : open;
     if (!hasNewline(text, open, close)) return {{{open, close}, member}};
@@ -70,11 +70,11 @@ std::vector<TextEdit> insertMember(std::string_view text, const json::Node& obje
     return {{{open, open}, std::string("\n").append(outer).append(unit).append(member)}};
   }
 
-  const json::Member& last = object.members.back();
-  const json::Member& first = object.members.front();
-  bool multiLine = hasNewline(text, body.begin, first.keyRange.begin) || hasNewline(text, last.range.end, body.end);
+  const json::Member& last = object.members().back();
+  const json::Member& first = object.members().front();
+  bool multiLine = hasNewline(text, body.begin, first.keyRange.begin) || hasNewline(text, last.range().end, body.end);
   // Is there a trailing comma after the last member already?
-  std::size_t after = last.range.end;
+  std::size_t after = last.range().end;
   std::size_t scan = after;
   while (scan < text.size() && (text[scan] == ' ' || text[scan] == '\t' || text[scan] == '\r' || text[scan] == '\n'))
     ++scan;
@@ -83,8 +83,8 @@ std::vector<TextEdit> insertMember(std::string_view text, const json::Node& obje
   if (!multiLine) {
     // One-line object: reuse the separator between the first two members when there is one.
     std::string separator = ", ";
-    if (object.members.size() >= 2) {
-      std::string_view between = text.substr(first.range.end, object.members[1].keyRange.begin - first.range.end);
+    if (object.members().size() >= 2) {
+      std::string_view between = text.substr(first.range().end, object.members()[1].keyRange.begin - first.range().end);
       if (between.find(',') != std::string_view::npos) separator = std::string(between);
     }
     if (trailingComma) return {{{scan + 1, scan + 1}, separator.substr(1) + member + ","}};

@@ -35,7 +35,7 @@ struct Budget {
 std::size_t countMembers(const json::Node& node, int levels, std::size_t limit) {
   if (node.kind != json::Kind::Object || levels <= 0) return 0;
   std::size_t n = 0;
-  for (const auto& m : node.members) {
+  for (const auto& m : node.members()) {
     if (++n > limit) return n;
     n += countMembers(m.value, levels - 1, limit - n);
     if (n > limit) return n;
@@ -56,7 +56,7 @@ int outlineDepth(const json::Node& root) {
 std::vector<SymbolInfo> symbolsOf(const json::Node& node, std::string_view text, int levels, Budget& budget) {
   std::vector<SymbolInfo> out;
   if (node.kind != json::Kind::Object || levels <= 0) return out;
-  for (const auto& m : node.members) {
+  for (const auto& m : node.members()) {
     if (budget.spent()) break;
     --budget.items;
     --budget.visits;
@@ -80,7 +80,7 @@ std::vector<SymbolInfo> symbolsOf(const json::Node& node, std::string_view text,
 void linksOf(const json::Node& node, std::vector<std::string>& path, std::vector<LinkInfo>& out, int depth,
              Budget& budget) {
   if (node.kind != json::Kind::Object || depth > 32) return;
-  for (const auto& m : node.members) {
+  for (const auto& m : node.members()) {
     if (budget.spent()) return;
     --budget.visits;
     path.emplace_back(m.key);

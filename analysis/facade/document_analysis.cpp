@@ -24,22 +24,23 @@ void applyRuleOverrides(std::vector<Finding>& findings, const Settings& settings
 }
 
 std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::string_view languageId,
-                                                        std::string text, const Settings& settings,
-                                                        std::optional<DocumentKind> kind) {
+                                                        std::shared_ptr<const std::string> text,
+                                                        const Settings& settings, std::optional<DocumentKind> kind,
+                                                        const Cancellation& cancel) {
   auto result = std::make_shared<DocumentAnalysis>();
-  result->kind = kind ? *kind : classifyDocument(name, languageId, text, settings);
+  result->kind = kind ? *kind : classifyDocument(name, languageId, *text, settings);
   result->name = std::move(name);
   result->settings = settings;
   switch (result->kind) {
     case DocumentKind::DsConfig: {
-      // The config analysis keeps the one copy of a config's text.
-      auto config = std::make_shared<ConfigAnalysis>(std::move(text), settings);
+      // The config analysis shares the caller's text: no copy of it.
+      auto config = std::make_shared<ConfigAnalysis>(std::move(text), settings, cancel);
       result->findings = config->findings();
       result->config = std::move(config);
       break;
     }
     case DocumentKind::Log: {
-      result->log = analyzeLog(text);
+      result->log = analyzeLog(*text);
       result->findings = logFindings(*result->log, result->name);
       break;
     }

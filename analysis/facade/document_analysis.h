@@ -2,6 +2,7 @@
 // by every feature: diagnostics, hover, code actions, completion, inlay hints, outline, links.
 #pragma once
 
+#include "analysis/core/cancel.h"
 #include "analysis/core/finding.h"
 #include "analysis/facade/document_kind.h"
 #include "analysis/core/settings.h"
@@ -24,19 +25,29 @@ namespace dsls::analysis {
 struct DocumentAnalysis {
   DocumentKind kind = DocumentKind::Other;
   std::string name;  // path or URI as the caller gave it
-  // The analysed text (a snapshot); empty for a ds_config, whose text is config->text().
-  std::string text;
+  // The analysed text, shared with whoever gave it (the server's open document); null for a
+  // ds_config, whose text is config->text().
+  std::shared_ptr<const std::string> text;
   Settings settings;
   std::vector<Finding> findings;  // after rule overrides
   std::shared_ptr<const ConfigAnalysis> config;  // for ds_configs
   std::shared_ptr<const logs::LogReport> log;    // for logs
 };
 
+// A requested `cancel` stops the analysis of a ds_config early with analysis::Cancelled.
 // `kind` given: the caller has decided what the document is (a file named as a config on the
 // command line); otherwise classifyDocument decides.
 std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::string_view languageId,
-                                                        std::string text, const Settings& settings,
-                                                        std::optional<DocumentKind> kind = std::nullopt);
+                                                        std::shared_ptr<const std::string> text,
+                                                        const Settings& settings,
+                                                        std::optional<DocumentKind> kind = std::nullopt,
+                                                        const Cancellation& cancel = {});
+inline std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::string_view languageId,
+                                                               std::string text, const Settings& settings,
+                                                               std::optional<DocumentKind> kind = std::nullopt) {
+  return analyzeDocument(std::move(name), languageId, std::make_shared<const std::string>(std::move(text)), settings,
+                         kind);
+}
 
 // Applies the user's per-rule overrides (off or another severity) to findings.
 void applyRuleOverrides(std::vector<Finding>& findings, const Settings& settings);

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/core/cancel.h"
 #include "analysis/core/finding.h"
 
 namespace dsls::json {
@@ -50,9 +51,28 @@ struct Span {
   std::size_t count = 0;
 };
 
+// A byte range in 32 bits: nodes are most of a large document's memory. Converts to and from
+// analysis::TextRange; an offset past 4 GiB (no editor sends such a document) saturates.
+struct NodeRange {
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+
+  NodeRange() = default;
+  NodeRange(std::size_t b, std::size_t e) : begin(narrow(b)), end(narrow(e)) {}
+  NodeRange(analysis::TextRange r) : NodeRange(r.begin, r.end) {}  // NOLINT: implicit on purpose
+  operator analysis::TextRange() const { return {begin, end}; }
+  bool operator==(const NodeRange&) const = default;
+  friend bool operator==(const NodeRange& a, const analysis::TextRange& b) { return a.begin == b.begin && a.end == b.end; }
+
+  static std::uint32_t narrow(std::size_t offset) {
+    return static_cast<std::uint32_t>(std::min<std::size_t>(offset, UINT32_MAX));
+  }
+};
+
 // Nodes and members hold no heap memory of their own: children live in the Document's arenas,
 // one contiguous vector of members and one of array elements, and decoded strings in its string
 // pool. They are valid while their Document lives (moving the Document keeps them valid).
+// 48 bytes a node, 72 a member.
 struct Node {
   Kind kind = Kind::Invalid;
   bool boolean = false;
@@ -61,15 +81,20 @@ struct Node {
   bool isInteger = false;
   // Objects and arrays: the closing bracket was found. Strings: the closing quote was.
   bool closed = true;
-  analysis::TextRange range;  // the value's exact source text; strings include the quotes
+  std::uint32_t childCount_ = 0;  // set by the parser, read through members() and elements()
+  NodeRange range;  // the value's exact source text; strings include the quotes
 
   double number = 0.0;
   // The decoded string value. For an Invalid node made from unquoted text
   // (`"key": auto`), that text.
   std::string_view string;
 
-  Span<Member> members;  // objects, in source order, duplicates kept
-  Span<Node> elements;   // arrays
+  const void* children_ = nullptr;  // set by the parser: an object's members or an array's elements
+
+  // Objects: the members in source order, duplicates kept; empty for any other kind.
+  Span<Member> members() const;
+  // Arrays: the elements; empty for any other kind.
+  Span<Node> elements() const;
 
   std::string_view raw(std::string_view text) const;
   // The first member with this key, or nullptr.
@@ -77,13 +102,27 @@ struct Node {
 };
 
 struct Member {
-  std::string_view key;          // decoded key text
-  analysis::TextRange keyRange;  // includes the quotes
+  std::string_view key;    // decoded key text
+  NodeRange keyRange;      // includes the quotes
   // A member whose value is missing (`"stage":` then `}`) has an Invalid value
   // whose range covers the blanks after the colon on that line.
   Node value;
-  analysis::TextRange range;  // from the key's start to the value's end
+
+  // From the key's start to the value's end (a value's range always ends at or after the colon).
+  analysis::TextRange range() const { return {keyRange.begin, value.range.end}; }
 };
+
+// The sizes the memory figures of large documents rest on (docs/benchmarks.md).
+static_assert(sizeof(Node) <= 48 && sizeof(Member) <= 72);
+
+inline Span<Member> Node::members() const {
+  if (kind != Kind::Object) return {};
+  return {static_cast<const Member*>(children_), childCount_};
+}
+inline Span<Node> Node::elements() const {
+  if (kind != Kind::Array) return {};
+  return {static_cast<const Node*>(children_), childCount_};
+}
 
 // Storage that only grows and never moves what it holds: chunks that are filled but never
 // reallocated, and large runs adopted whole as chunks of their own (no copy).
@@ -154,6 +193,8 @@ struct ParseOptions {
   std::size_t maxDepth = 512;
   // Errors beyond this are dropped and a single note says so.
   std::size_t maxErrors = 200;
+  // Looked at every few thousand members and elements; parse throws analysis::Cancelled.
+  analysis::Cancellation cancel;
 };
 
 inline constexpr std::size_t kMaxDepthLimit = 1024;

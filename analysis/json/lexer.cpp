@@ -173,4 +173,32 @@ std::size_t Lexer::skipBalanced(std::size_t open) const {
   }
 }
 
+std::size_t Lexer::commasAhead(std::size_t pos) const {
+  std::size_t depth = 0;
+  std::size_t commas = 0;
+  while (true) {
+    pos = skipTrivia(pos, false);
+    const Token t = scan(pos);
+    switch (t.type) {
+      case TokenType::End:
+        return commas;
+      case TokenType::LBrace:
+      case TokenType::LBracket:
+        ++depth;
+        break;
+      case TokenType::RBrace:
+      case TokenType::RBracket:
+        if (depth == 0) return commas;
+        --depth;
+        break;
+      case TokenType::Comma:
+        if (depth == 0) ++commas;
+        break;
+      default:
+        break;
+    }
+    pos = t.end;
+  }
+}
+
 }  // namespace dsls::json

@@ -43,6 +43,10 @@ class Lexer {
   // Skips a nested object or array starting at `open` without recursion; returns
   // the offset after its matching bracket, or the end of the text.
   std::size_t skipBalanced(std::size_t open) const;
+  // Commas between `pos` (inside a container) and the bracket that closes it, not counting
+  // those of nested containers: about how many more children it has (a missing comma,
+  // which the parser tolerates, makes it an underestimate).
+  std::size_t commasAhead(std::size_t pos) const;
 
   std::string_view text() const { return text_; }
 

@@ -11,7 +11,7 @@ bool contains(analysis::TextRange r, std::size_t offset) { return r.begin <= off
 // its '{' (its first member starts where it does) encloses its start too; a
 // container never closed runs to its end.
 bool encloses(const Node& container, std::size_t offset) {
-  const bool braceless = !container.members.empty() && container.members.front().range.begin == container.range.begin;
+  const bool braceless = !container.members().empty() && container.members().front().range().begin == container.range.begin;
   const bool afterOpen = braceless ? offset >= container.range.begin : offset > container.range.begin;
   const bool beforeClose = container.closed ? offset < container.range.end : offset <= container.range.end;
   return afterOpen && beforeClose;
@@ -32,8 +32,8 @@ Location locate(const Document& document, std::size_t offset) {
       loc.enclosingObject = current;
       loc.enclosingObjectPath = loc.path;
       const Member* hit = nullptr;
-      for (const Member& m : current->members) {
-        if (contains(m.range, offset) || contains(m.keyRange, offset)) {
+      for (const Member& m : current->members()) {
+        if (contains(m.range(), offset) || contains(m.keyRange, offset)) {
           hit = &m;
           break;
         }
@@ -50,9 +50,9 @@ Location locate(const Document& document, std::size_t offset) {
     } else {
       const Node* next = nullptr;
       std::size_t index = 0;
-      for (; index < current->elements.size(); ++index) {
-        if (contains(current->elements[index].range, offset)) {
-          next = &current->elements[index];
+      for (; index < current->elements().size(); ++index) {
+        if (contains(current->elements()[index].range, offset)) {
+          next = &current->elements()[index];
           break;
         }
       }

@@ -8,7 +8,7 @@ std::string_view Node::raw(std::string_view text) const {
 }
 
 const Member* Node::find(std::string_view key) const {
-  for (const Member& m : members)
+  for (const Member& m : members())
     if (m.key == key) return &m;
   return nullptr;
 }

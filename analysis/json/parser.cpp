@@ -50,7 +50,8 @@ class Parser {
         doc_(doc),
         errors_(doc.errors, options.maxErrors),
         lexer_(text, doc.comments, errors_),
-        maxDepth_(std::clamp<std::size_t>(options.maxDepth, 1, kMaxDepthLimit)) {}
+        maxDepth_(std::clamp<std::size_t>(options.maxDepth, 1, kMaxDepthLimit)),
+        cancel_(options.cancel) {}
 
   void run() {
     reportInvalidUtf8();
@@ -91,16 +92,28 @@ class Parser {
   }
 
   template <typename T>
-  static Span<T> finishChildren(std::vector<T>& stack, Arena<T>& arena) {
+  static void finishChildren(Node& container, std::vector<T>& stack, Arena<T>& arena) {
     constexpr std::size_t kAdoptItems = 4096;
-    Span<T> span{nullptr, stack.size()};
+    container.childCount_ = static_cast<std::uint32_t>(stack.size());
     if (stack.size() >= kAdoptItems) {
-      span.data = arena.adopt(std::move(stack));
+      container.children_ = arena.adopt(std::move(stack));
     } else {
-      span.data = arena.append(stack.data(), stack.size());
+      container.children_ = arena.append(stack.data(), stack.size());
       stack.clear();
     }
-    return span;
+  }
+
+  static std::uint32_t offset32(std::size_t offset) { return NodeRange::narrow(offset); }
+
+  // A container that reaches kCountChildrenAt children is counted ahead once and its stack
+  // sized for all of them: growing by doubling would hold the old and the new storage at
+  // once, 1.5 to 2 times a huge object's members at the moment of the last growth.
+  template <typename T>
+  void reserveAhead(std::vector<T>& stack) {
+    constexpr std::size_t kCheckEvery = 1 << 12;
+    if ((++children_ & (kCheckEvery - 1)) == 0) cancel_.throwIfRequested();
+    constexpr std::size_t kCountChildrenAt = 1 << 16;
+    if (stack.size() == kCountChildrenAt) stack.reserve(stack.size() + lexer_.commasAhead(lexer_.peek().begin) + 1);
   }
 
   void reportInvalidUtf8() {
@@ -168,7 +181,7 @@ class Parser {
     errors_.add(first.range(), "the opening '{' is missing before the first key");
     Node root;
     root.kind = Kind::Object;
-    root.range.begin = first.begin;
+    root.range.begin = offset32(first.begin);
     root.closed = false;
     parseRootMembers(root);
     // hjson reads a multi-line document without outer braces, but not one that ends in a stray '}'.
@@ -263,7 +276,7 @@ class Parser {
     const bool isObject = open.type == TokenType::LBrace;
     lexer_.consume();
     n.kind = isObject ? Kind::Object : Kind::Array;
-    n.range.begin = open.begin;
+    n.range.begin = offset32(open.begin);
     n.closed = false;
     ++depth_;
     open_.push_back(isObject ? '{' : '[');
@@ -301,11 +314,11 @@ class Parser {
   // A root object read again after an early '}' takes its members back from the arena.
   void parseMembers(Node& object, bool braceless) {
     std::vector<Member>& members = stackAt(memberStacks_, depth_);
-    const std::size_t earlier = object.members.size();
-    members.assign(object.members.begin(), object.members.end());
+    const std::size_t earlier = object.members().size();
+    members.assign(object.members().begin(), object.members().end());
     parseMemberList(object, braceless);
     reportDuplicates(members, earlier);
-    object.members = finishChildren(members, doc_.memberArena);
+    finishChildren(object, members, doc_.memberArena);
   }
 
   void parseMemberList(Node& object, bool braceless) {
@@ -315,16 +328,16 @@ class Parser {
         case TokenType::RBrace:
           lexer_.consume();
           object.closed = true;
-          object.range.end = t.end;
+          object.range.end = offset32(t.end);
           return;
         case TokenType::End:
-          object.range.end = t.begin;
+          object.range.end = offset32(t.begin);
           if (!braceless) reportUnclosed(object.range.begin, '{');
           return;
         case TokenType::RBracket:
           if (openBelow('[')) {
             error(t.range(), "expected '}' to close the object before ']'");
-            object.range.end = t.begin;
+            object.range.end = offset32(t.begin);
             return;
           }
           error(t.range(), "unexpected ']' inside an object");
@@ -387,6 +400,7 @@ class Parser {
     lexer_.consume();
     // Deeper values use deeper stacks, so this one neither grows nor moves meanwhile.
     std::vector<Member>& members = memberStacks_[depth_];
+    reserveAhead(members);
     Member& m = members.emplace_back();
     m.keyRange = keyToken.range();
     bool complete = true;
@@ -439,7 +453,6 @@ class Parser {
       complete = false;
     }
     if (!keyToken.closed) complete = false;
-    m.range = {keyToken.begin, std::max(value.range.end, valueStart)};
     return complete;
   }
 
@@ -482,7 +495,7 @@ class Parser {
   void parseElements(Node& array) {
     std::vector<Node>& elements = stackAt(elementStacks_, depth_);
     parseElementList(array, elements);
-    array.elements = finishChildren(elements, doc_.elementArena);
+    finishChildren(array, elements, doc_.elementArena);
   }
 
   void parseElementList(Node& array, std::vector<Node>& elements) {
@@ -492,16 +505,16 @@ class Parser {
         case TokenType::RBracket:
           lexer_.consume();
           array.closed = true;
-          array.range.end = t.end;
+          array.range.end = offset32(t.end);
           return;
         case TokenType::End:
-          array.range.end = t.begin;
+          array.range.end = offset32(t.begin);
           reportUnclosed(array.range.begin, '[');
           return;
         case TokenType::RBrace:
           if (openBelow('{')) {
             error(t.range(), "expected ']' to close the array before '}'");
-            array.range.end = t.begin;
+            array.range.end = offset32(t.begin);
             return;
           }
           error(t.range(), "unexpected '}' inside an array");
@@ -520,6 +533,7 @@ class Parser {
       }
 
       path_.push_back({{}, elements.size(), true});
+      reserveAhead(elements);
       parseValue(elements.emplace_back());
       path_.pop_back();
       const Token s = lexer_.peek();
@@ -564,6 +578,8 @@ class Parser {
   std::deque<std::vector<Member>> memberStacks_;
   std::deque<std::vector<Node>> elementStacks_;
   bool unclosedReported_ = false;
+  analysis::Cancellation cancel_;
+  std::size_t children_ = 0;  // members and elements parsed so far
 };
 
 }  // namespace

@@ -24,6 +24,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lsp_client import LspClient, now, path_uri  # noqa: E402
+from render_report import lsp_section  # noqa: E402
+from report_sections import write_section  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIG_FIXTURE = os.path.join(HERE, "fixtures", "bench_ds_config.json")
@@ -269,6 +271,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--requests", type=int, default=1000)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--doc", help="rewrite this report's LSP section alone (tests/bench/run.sh rewrites all)")
     args = ap.parse_args()
     args.dsls = os.path.abspath(args.dsls)  # the servers run in a scratch directory
     args.peer_script = os.path.abspath(args.peer_script)
@@ -299,6 +302,12 @@ def main():
               "big_bytes": len(big_text.encode()), "sessions": sessions, "medians": medians}
     with open(args.out, "w") as f:
         json.dump(result, f, indent=2)
+    if args.doc:
+        section = lsp_section(result)
+        section.insert(2, f"Date: {result['date']}; load average {result['machine']['load_average_at_start']:.1f} "
+                          "when the runs began.")
+        section.insert(3, "")
+        write_section(args.doc, section[0], "\n".join(section) + "\n")
 
 
 if __name__ == "__main__":

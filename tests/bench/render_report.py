@@ -60,6 +60,11 @@ def lsp_section(lsp):
     for key, label, f in LSP_ROWS:
         if key in d and key in p:
             out.append(f"| {label} | {f(d[key])} | {f(p[key])} | {ratio(d[key], p[key])} |")
+    if d.get("peak_rss_mib") and d.get("big_pull_change_ms"):
+        out += ["", f"On the {lsp['big_bytes'] / 1048576:.1f} MiB config: peak RSS "
+                f"{p['peak_rss_mib'] / d['peak_rss_mib']:.1f} times smaller than the peer's (the aim is 5 or more), "
+                f"edit -> diagnostics {p['big_pull_change_ms'] / d['big_pull_change_ms']:.1f} times faster than "
+                "the peer's undebounced pull (the aim is 10 or more)."]
     out += ["",
             "What the rows mean:",
             "- Push rows include each server's own wait before it validates a changed document: dsls waits "
@@ -105,6 +110,19 @@ def micro_section(micro):
     return out
 
 
+REPRODUCING = (
+    "`tests/bench/run.sh` builds dsls and `dsls_microbench` with `-DDSLS_BENCH=ON` (RelWithDebInfo, as "
+    "`build.sh` ships it) in `build-bench/`, installs the peer server from tests/bench/package-lock.json "
+    "with `npm ci`, generates the two logs (200 MiB, typical and error-heavy) in /tmp (reused when present), "
+    "runs the three harnesses, then tests/bench/bigdoc_bench.py (large documents: it generates them under "
+    "the build folder), tests/bench/job_bench.py (run folders of per-rank logs) and tests/bench/emacs_bench.py "
+    "(Emacs on the largest JSON file, when emacs is installed); each rewrites only its own section of this "
+    "file. `tests/bench/run.sh --quick` does a short pass (1 session, 100 requests, 64 MiB logs) that checks "
+    "the pipeline without producing figures worth keeping. The micro-benchmarks alone: "
+    "`build-bench/tests/bench/dsls_microbench`; with `-DDSLS_BENCH=ON`, `ctest -L bench` runs each once as "
+    "a smoke test.")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lsp", required=True)
@@ -127,15 +145,7 @@ def main():
     lines += lsp_section(lsp)
     lines += log_section(log)
     lines += micro_section(micro)
-    lines += ["## Reproducing", "",
-              "`tests/bench/run.sh` builds dsls and `dsls_microbench` with `-DDSLS_BENCH=ON` (RelWithDebInfo, as "
-              "`build.sh` ships it) in `build-bench/`, installs the peer server from tests/bench/package-lock.json "
-              "with `npm ci`, generates the two logs (200 MiB, typical and error-heavy) in /tmp (reused when present), runs the three harnesses, then "
-              "tests/bench/bigdoc_bench.py (large documents: it generates them under the build folder and "
-              "rewrites only its own section) and rewrites this file. `tests/bench/run.sh --quick` does a short pass (1 session, 100 requests, a "
-              "64 MiB logs) that checks the pipeline without producing figures worth keeping. The micro-benchmarks "
-              "alone: `build-bench/tests/bench/dsls_microbench`; with `-DDSLS_BENCH=ON`, `ctest -L bench` runs "
-              "each once as a smoke test.", ""]
+    lines += ["## Reproducing", "", REPRODUCING, ""]
     with open(args.out, "w") as f:
         f.write("\n".join(lines))
 

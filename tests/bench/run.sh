@@ -61,6 +61,11 @@ $quick && job_ranks=8 job_mib=8 job_runs=1
 python3 tests/bench/job_bench.py --dsls "$build/lsp/dsls" --folder "/tmp/dsls-bench/jobs-${job_ranks}x${job_mib}m" \
   --ranks "$job_ranks" --mib "$job_mib" --runs "$job_runs" --doc "$report" \
   --command "tests/bench/run.sh (or tests/bench/job_bench.py alone)"
+if command -v emacs >/dev/null; then
+  echo "bench: the Emacs package on a large file" >&2
+  python3 tests/bench/emacs_bench.py --workdir "$build/bench-bigdocs" --runs "$big_runs" --out "$out/emacs.json" \
+    --doc "$report" --command "tests/bench/run.sh (or tests/bench/emacs_bench.py alone)"
+fi
 echo "bench: the static binary" >&2
 cmake -S . -B "$build-static" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDSLS_STATIC=ON -DDSLS_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build-static" -j"$(nproc)" --target dsls

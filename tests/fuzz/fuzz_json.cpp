@@ -17,13 +17,13 @@ void checkRange(dsls::analysis::TextRange r, std::size_t size) { CHECK(r.begin <
 void checkNode(const dsls::json::Node& n, std::size_t size, std::size_t depth, std::size_t maxDepth) {
   checkRange(n.range, size);
   CHECK(depth <= maxDepth + 1);
-  for (const auto& m : n.members) {
+  for (const auto& m : n.members()) {
     checkRange(m.keyRange, size);
-    checkRange(m.range, size);
-    CHECK(m.range.begin <= m.keyRange.begin);
+    checkRange(m.range(), size);
+    CHECK(m.range().begin <= m.keyRange.begin);
     checkNode(m.value, size, depth + 1, maxDepth);
   }
-  for (const auto& e : n.elements) checkNode(e, size, depth + 1, maxDepth);
+  for (const auto& e : n.elements()) checkNode(e, size, depth + 1, maxDepth);
 }
 
 }  // namespace

@@ -21,7 +21,9 @@ Directives:
   send-bytes TEXT        frame TEXT after decoding its escapes (for bodies that are not UTF-8)
   send-file PATH JSON    like send, with "$TEXT" in JSON replaced by PATH's contents. PATH is
                          relative to the transcript, or corpus:NAME (DSLS_CORPUS_DIR/configs/NAME),
-                         or gen-log:LINES (a generated multi-rank log of that many lines). A missing
+                         or gen-log:LINES (a generated multi-rank log of that many lines), or
+                         gen-config:MEMBERS (a ds_config with one object of that many members,
+                         slow to analyse when large). A missing
                          corpus file skips the transcript before the server starts; any other
                          missing file fails it.
   expect JSON            consume the first message, among those received and not yet consumed and
@@ -435,6 +437,13 @@ def play(session, lines, base_dir, script_path):
                 count = int(spec.split(":")[1])
                 content = "".join(f"[rank{i % 8}]: step {i} loss 2.{i % 97:02d} grad_norm 1.{i % 89:02d}\n"
                                   for i in range(count))
+                session.send(substitute(template.replace('"$TEXT"', json.dumps(content)), session.values), number)
+            elif verb == "send-file" and rest.startswith("gen-config:"):
+                spec, _, template = rest.partition(" ")
+                count = int(spec.split(":")[1])
+                members = ",\n".join(f'    "key_{i}": {i}' for i in range(count))
+                content = ('{\n  "train_batch_size": 8,\n  "zero_optimization": {"stage": 2},\n'
+                           f'  "extra": {{\n{members}\n  }}\n}}\n')
                 session.send(substitute(template.replace('"$TEXT"', json.dumps(content)), session.values), number)
             elif verb == "write-file":
                 path, _, content = rest.partition(" ")

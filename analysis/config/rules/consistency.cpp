@@ -133,7 +133,7 @@ void checkConflictingSpellings(const RuleContext& ctx, std::vector<Finding>& out
   forEachMember(root, [&](const Visit& v) {
     if (v.member.value.kind != json::Kind::Object) return catalog::findKey(v.path) != nullptr;
     std::map<const catalog::KeyInfo*, const json::Member*> seen;
-    for (const json::Member& m : v.member.value.members) {
+    for (const json::Member& m : v.member.value.members()) {
       const catalog::KeyInfo* key = catalog::findKey(v.path + "." + std::string(m.key));
       if (!key || key->aliases.empty()) continue;
       auto [it, inserted] = seen.emplace(key, &m);

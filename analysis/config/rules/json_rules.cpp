@@ -29,9 +29,9 @@ Loader loaderOf(const RuleContext& ctx) {
 
 const json::Node* invalidValueAt(const json::Node& n, analysis::TextRange range) {
   if (n.kind == json::Kind::Invalid && n.range.begin == range.begin && n.range.end == range.end) return &n;
-  for (const auto& m : n.members)
+  for (const auto& m : n.members())
     if (const json::Node* hit = invalidValueAt(m.value, range)) return hit;
-  for (const auto& e : n.elements)
+  for (const auto& e : n.elements())
     if (const json::Node* hit = invalidValueAt(e, range)) return hit;
   return nullptr;
 }

@@ -90,7 +90,7 @@ void checkFp16OptionsInBf16(const RuleContext& ctx, std::vector<Finding>& out) {
   const json::Node* bf16 = objectOf(section);
   if (!bf16) return;
   bool old = versionBelow(ctx, "0.17.1");
-  for (const json::Member& m : bf16->members) {
+  for (const json::Member& m : bf16->members()) {
     if (catalog::findKey("bf16." + std::string(m.key)) || !catalog::findKey("fp16." + std::string(m.key))) continue;
     Finding f = makeFinding(RuleId::Fp16OptionInBf16, old ? Severity::Hint : Severity::Error, "", m.keyRange);
     if (old) {

@@ -48,7 +48,7 @@ namespace {
 void walk(const json::Node& object, const std::string& path, const std::function<bool(const Visit&)>& fn,
           std::size_t depth) {
   if (depth > 64) return;  // ds_configs are shallow; deeper nesting has nothing to judge
-  for (const json::Member& m : object.members) {
+  for (const json::Member& m : object.members()) {
     std::string childPath = path.empty() ? std::string(m.key) : path + "." + std::string(m.key);
     Visit v{m, object, path, childPath};
     if (!fn(v)) continue;
@@ -135,7 +135,7 @@ bool startsLine(std::string_view text, std::size_t at) {
 
 TextEdit removeMember(std::string_view text, const json::Node& object, const json::Member& member) {
   (void)object;
-  std::size_t begin = member.range.begin, end = std::min(member.range.end, text.size());
+  std::size_t begin = member.range().begin, end = std::min<std::size_t>(member.range().end, text.size());
   // The comma after the value, if any (only blanks and newlines may stand before it).
   std::size_t p = end;
   while (p < text.size() && (blank(text[p]) || text[p] == '\n')) ++p;
@@ -171,7 +171,7 @@ std::vector<TextEdit> moveMember(std::string_view text, const json::Node& from, 
 }
 
 TextEdit replaceMember(const json::Member& member, std::string newMemberText) {
-  return {member.range, std::move(newMemberText)};
+  return {member.range(), std::move(newMemberText)};
 }
 
 std::string lower(std::string_view s) {

@@ -157,7 +157,7 @@ void judge(const RuleContext& ctx, const json::Node& object, const std::string& 
   if (depth > 32) return;
   const catalog::SectionInfo* section = catalog::findSection(path);
   if (!section) return;
-  for (const json::Member& m : object.members) {
+  for (const json::Member& m : object.members()) {
     std::string child = joinPath(path, m.key);
     const catalog::KeyInfo* key = catalog::findKey(child);
     if (key || section->openKeys) {

@@ -161,7 +161,7 @@ const json::Node* violation(const RuleContext& ctx, const ValueConstraint& c, co
     if (value.kind != json::Kind::Array)  // DeepSpeed checks for a list before its items
       return c.check == ConstraintCheck::ItemsInteger && value.kind != json::Kind::Null ? &value : nullptr;
     std::optional<double> bound = boundOf(ctx, c);
-    for (const json::Node& item : value.elements) {
+    for (const json::Node& item : value.elements()) {
       if (c.check == ConstraintCheck::ItemsInteger) {
         if (item.kind != json::Kind::Number || !item.isInteger) return &item;
       } else if (item.kind == json::Kind::Number && bound && numberViolates(c.check, item.number, *bound)) {

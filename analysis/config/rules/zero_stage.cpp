@@ -43,7 +43,7 @@ bool reportedAsNeedsStage(std::string_view path, const json::Node& value) {
 
 void ignoredIn(const RuleContext& ctx, const json::Node& object, const std::string& path, int stage,
                std::vector<Finding>& out) {
-  for (const json::Member& m : object.members) {
+  for (const json::Member& m : object.members()) {
     std::string child = path + "." + std::string(m.key);
     const catalog::KeyInfo* key = catalog::findKey(child);
     if (!key || !key->deprecatedBy.empty() || key->path == "zero_optimization.stage") continue;

@@ -72,7 +72,7 @@ TEST_CASE("corpus: the missing comma in 006 is one error and everything else is 
   REQUIRE(doc.errors.size() == 1);
   CHECK(slice(text, doc.errors[0].range) == "\"gradient_clipping\"");
   CHECK(doc.errors[0].hjsonAccepts);  // DeepSpeed loads it; json.load does not
-  CHECK(doc.root->members.size() == 11);
+  CHECK(doc.root->members().size() == 11);
   CHECK(doc.root->find("wall_clock_breakdown") != nullptr);
   CHECK(doc.root->find("optimizer")->value.find("params")->value.find("eps")->value.number == 1e-8);
 }

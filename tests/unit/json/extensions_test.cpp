@@ -52,8 +52,8 @@ TEST_CASE("trailing commas are recorded, not errors") {
   CHECK(doc.trailingCommas[0].begin == offsetOf(text, ",]"));
   CHECK(doc.trailingCommas[1].begin == offsetOf(text, ",\n}"));
   CHECK(slice(text, doc.trailingCommas[1]) == ",");
-  CHECK(doc.root->members.size() == 2);
-  CHECK(doc.root->find("betas")->value.elements.size() == 2);
+  CHECK(doc.root->members().size() == 2);
+  CHECK(doc.root->find("betas")->value.elements().size() == 2);
 }
 
 TEST_CASE("a comma before a comment and the closing brace is still trailing") {
@@ -78,8 +78,8 @@ TEST_CASE("duplicate keys are kept and recorded with the first occurrence") {
   CHECK(doc.duplicates[3].path == "zero_optimization");
   CHECK(slice(text, doc.duplicates[3].duplicate) == "\"zero_optimization\"");
   // Both members stay, in source order; find() returns the first.
-  CHECK(doc.root->members.size() == 3);
-  CHECK(doc.root->find("zero_optimization")->value.members.size() == 3);
+  CHECK(doc.root->members().size() == 3);
+  CHECK(doc.root->find("zero_optimization")->value.members().size() == 3);
 }
 
 TEST_CASE("duplicates are found in large objects too") {

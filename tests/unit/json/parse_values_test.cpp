@@ -20,7 +20,7 @@ TEST_CASE("scalars and their ranges") {
   CHECK(root.kind == Kind::Object);
   CHECK(root.range.begin == 0);
   CHECK(root.range.end == text.size());
-  REQUIRE(root.members.size() == 7);
+  REQUIRE(root.members().size() == 7);
 
   CHECK(root.find("a")->value.kind == Kind::Bool);
   CHECK(root.find("a")->value.boolean);
@@ -43,15 +43,15 @@ TEST_CASE("key and member ranges") {
   const std::string text = "{\n  \"zero_optimization\" : {\n    \"stage\": 3\n  }\n}";
   const Document doc = parse(text);
   REQUIRE(doc.errors.empty());
-  const Member& zero = doc.root->members.at(0);
+  const Member& zero = doc.root->members().at(0);
   CHECK(zero.key == "zero_optimization");
   CHECK(slice(text, zero.keyRange) == "\"zero_optimization\"");
-  CHECK(zero.range.begin == offsetOf(text, "\"zero"));
-  CHECK(zero.range.end == offsetOf(text, "}") + 1);  // the inner object's '}' is the first one
-  CHECK(zero.range.end == zero.value.range.end);
-  const Member& stage = zero.value.members.at(0);
+  CHECK(zero.range().begin == offsetOf(text, "\"zero"));
+  CHECK(zero.range().end == offsetOf(text, "}") + 1);  // the inner object's '}' is the first one
+  CHECK(zero.range().end == zero.value.range.end);
+  const Member& stage = zero.value.members().at(0);
   CHECK(slice(text, stage.keyRange) == "\"stage\"");
-  CHECK(slice(text, stage.range) == "\"stage\": 3");
+  CHECK(slice(text, stage.range()) == "\"stage\": 3");
   CHECK(slice(text, stage.value.range) == "3");
 }
 
@@ -60,14 +60,14 @@ TEST_CASE("byte offsets past non-ASCII text") {
   const std::string text = "{\"é\": \"😀\", \"k\": 1}";
   const Document doc = parse(text);
   REQUIRE(doc.errors.empty());
-  const Member& first = doc.root->members.at(0);
+  const Member& first = doc.root->members().at(0);
   CHECK(first.key == "é");
   CHECK(first.keyRange.begin == 1);
   CHECK(first.keyRange.end == 1 + 4);
   CHECK(first.value.range.begin == 7);
   CHECK(first.value.range.end == 7 + 6);
   CHECK(first.value.string == "😀");
-  const Member& k = doc.root->members.at(1);
+  const Member& k = doc.root->members().at(1);
   CHECK(k.keyRange.begin == offsetOf(text, "\"k\""));
   CHECK(slice(text, k.value.range) == "1");
 }
@@ -76,7 +76,7 @@ TEST_CASE("string escapes decode, including surrogate pairs") {
   const std::string text = R"(["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u20AC", "\ud83d\ude00", "\ud83d", "\udc00x"])";
   const Document doc = parse(text);
   REQUIRE(doc.errors.empty());
-  const auto& e = doc.root->elements;
+  const auto& e = doc.root->elements();
   REQUIRE(e.size() == 5);
   CHECK(e[0].string == "a\"b\\c/d\b\f\n\r\t");
   CHECK(e[1].string == "é€");
@@ -100,7 +100,7 @@ TEST_CASE("numbers follow the JSON grammar and record integral values") {
   const std::string text = R"([0, -0, 5e8, 1e12, 1.0, 0.5, 2E+3, 1e-2, 123456789012, 1e400, -1e400, 1e-400])";
   const Document doc = parse(text);
   REQUIRE(doc.errors.empty());
-  const auto& e = doc.root->elements;
+  const auto& e = doc.root->elements();
   REQUIRE(e.size() == 12);
   CHECK(e[0].isInteger);
   CHECK(e[1].isInteger);
@@ -133,7 +133,7 @@ TEST_CASE("malformed numbers are errors with the number's range") {
 TEST_CASE("a root that is not an object, and an empty document") {
   CHECK(parse("42").root->number == 42);
   CHECK(parse("  \"s\"  ").root->string == "s");
-  CHECK(parse("[1, 2]").root->elements.size() == 2);
+  CHECK(parse("[1, 2]").root->elements().size() == 2);
 
   const Document empty = parse("  \n ");
   CHECK_FALSE(empty.root);

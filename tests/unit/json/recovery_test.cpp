@@ -22,7 +22,7 @@ TEST_CASE("missing comma between members") {
   CHECK(doc.errors[1].message == "expected ',' or '}' after the value of \"stage\"");
   CHECK(slice(text, doc.errors[1].range) == "\"x\"");
   CHECK_FALSE(doc.errors[1].hjsonAccepts);  // hjson would read `1 "x": 2` as one string
-  REQUIRE(doc.root->members.size() == 4);
+  REQUIRE(doc.root->members().size() == 4);
   CHECK(doc.root->find("gradient_clipping")->value.number == 0);
   CHECK(doc.root->find("x")->value.number == 2);
   CHECK(doc.root->closed);
@@ -36,7 +36,7 @@ TEST_CASE("missing comma between array elements") {
   CHECK_FALSE(doc.errors[0].hjsonAccepts);
   CHECK(slice(text, doc.errors[1].range) == "\"b\"");
   CHECK(doc.errors[1].hjsonAccepts);
-  CHECK(doc.root->elements.size() == 4);
+  CHECK(doc.root->elements().size() == 4);
 }
 
 TEST_CASE("missing closing brace at the end of the text") {
@@ -68,7 +68,7 @@ TEST_CASE("missing opening brace: members are still read") {
   const Document bare = parse("\"a\": 1,\n\"b\": 2\n");
   REQUIRE(bare.errors.size() == 1);
   CHECK(bare.errors[0].hjsonAccepts);
-  CHECK(bare.root->members.size() == 2);
+  CHECK(bare.root->members().size() == 2);
 }
 
 TEST_CASE("an early top-level '}' does not lose the members after it") {
@@ -98,8 +98,8 @@ TEST_CASE("a half-typed key at the end of the file") {
   const std::string text = "{\n  \"train_batch_size\": 8,\n  \"zero_opt";
   const Document doc = parse(text);
   REQUIRE(doc.root);
-  REQUIRE(doc.root->members.size() == 2);
-  const Member& half = doc.root->members[1];
+  REQUIRE(doc.root->members().size() == 2);
+  const Member& half = doc.root->members()[1];
   CHECK(half.key == "zero_opt");
   CHECK(slice(text, half.keyRange) == "\"zero_opt");
   CHECK(half.value.kind == Kind::Invalid);
@@ -113,8 +113,8 @@ TEST_CASE("a half-typed key between members") {
   const Document doc = parse(text);
   REQUIRE(doc.errors.size() == 1);
   CHECK(slice(text, doc.errors[0].range) == "\"zero_opt");
-  REQUIRE(doc.root->members.size() == 2);
-  CHECK(doc.root->members[1].value.number == 8);
+  REQUIRE(doc.root->members().size() == 2);
+  CHECK(doc.root->members()[1].value.number == 8);
   CHECK(doc.root->closed);
 }
 
@@ -132,7 +132,7 @@ TEST_CASE("key without colon or value") {
   const Member& b = *doc.root->find("b");
   CHECK(b.value.kind == Kind::Invalid);
   CHECK(slice(text, b.value.range) == " ");  // the blanks after the colon
-  CHECK(doc.root->members.size() == 3);
+  CHECK(doc.root->members().size() == 3);
 }
 
 TEST_CASE("stray tokens are reported and skipped") {
@@ -145,7 +145,7 @@ TEST_CASE("stray tokens are reported and skipped") {
   CHECK(doc.root->find("a")->value.number == 1);
   CHECK(doc.root->find("b")->value.number == 2);
   REQUIRE(doc.root->find("c") != nullptr);
-  CHECK(doc.root->find("c")->value.elements.size() == 1);
+  CHECK(doc.root->find("c")->value.elements().size() == 1);
 }
 
 TEST_CASE("a mismatched closer closes the inner container when an outer one matches") {
@@ -155,10 +155,10 @@ TEST_CASE("a mismatched closer closes the inner container when an outer one matc
   CHECK(doc.errors[0].message == "expected '}' to close the object before ']'");
   CHECK(doc.errors[0].range.begin == offsetOf(text, "]"));
   const Node& list = doc.root->find("list")->value;
-  REQUIRE(list.elements.size() == 1);
+  REQUIRE(list.elements().size() == 1);
   CHECK(list.closed);
-  CHECK(list.elements[0].find("a") != nullptr);
-  CHECK_FALSE(list.elements[0].closed);
+  CHECK(list.elements()[0].find("a") != nullptr);
+  CHECK_FALSE(list.elements()[0].closed);
   CHECK(doc.root->find("b")->value.number == 2);
 }
 
@@ -203,5 +203,5 @@ TEST_CASE("error count is capped") {
   const Document doc = parse(text, options);
   CHECK(doc.errors.size() == 51);
   CHECK(hasErrorContaining(doc, "too many syntax errors"));
-  CHECK(doc.root->elements.size() == 1000);
+  CHECK(doc.root->elements().size() == 1000);
 }

@@ -30,13 +30,13 @@ void checkRanges(const Node& node, std::size_t size, int depth = 0) {
   CHECK(node.range.begin <= node.range.end);
   CHECK(node.range.end <= size);
   CHECK(isValidUtf8(node.string));
-  for (const Member& m : node.members) {
-    CHECK(m.range.begin == m.keyRange.begin);
-    CHECK(m.range.end >= m.value.range.end);
+  for (const Member& m : node.members()) {
+    CHECK(m.range().begin == m.keyRange.begin);
+    CHECK(m.range().end >= m.value.range.end);
     CHECK(isValidUtf8(m.key));
     checkRanges(m.value, size, depth + 1);
   }
-  for (const Node& e : node.elements) checkRanges(e, size, depth + 1);
+  for (const Node& e : node.elements()) checkRanges(e, size, depth + 1);
 }
 
 void checkDocument(const Document& doc, std::string_view text) {
@@ -63,7 +63,7 @@ TEST_CASE("100,000 nested arrays: capped, skipped without recursion") {
   CHECK(doc.errors.size() == 2);
   // The tree stops at the cap; destroying `doc` must not recurse deeper.
   int depth = 0;
-  for (const Node* n = &*doc.root; n->kind == Kind::Array && !n->elements.empty(); n = &n->elements[0]) ++depth;
+  for (const Node* n = &*doc.root; n->kind == Kind::Array && !n->elements().empty(); n = &n->elements()[0]) ++depth;
   CHECK(depth == 512);
 }
 
@@ -73,7 +73,7 @@ TEST_CASE("deep but balanced nesting keeps the text after it") {
   checkDocument(doc, text);
   REQUIRE(doc.errors.size() == 1);
   CHECK(doc.errors[0].message == "nesting deeper than 512 levels; this value is skipped");
-  CHECK(doc.root->find("after")->value.find("x")->value.elements.size() == 1);
+  CHECK(doc.root->find("after")->value.find("x")->value.elements().size() == 1);
   CHECK(doc.root->closed);
 }
 
@@ -109,8 +109,8 @@ TEST_CASE("invalid UTF-8 is reported once per run and decoded as U+FFFD") {
   for (const SyntaxError& e : doc.errors)
     if (e.message.find("not valid UTF-8") != std::string::npos) ++utf8Errors;
   CHECK(utf8Errors == 3);
-  CHECK(doc.root->members.size() == 3);
-  CHECK(doc.root->members[0].key == "k\xEF\xBF\xBD\xEF\xBF\xBD");
+  CHECK(doc.root->members().size() == 3);
+  CHECK(doc.root->members()[0].key == "k\xEF\xBF\xBD\xEF\xBF\xBD");
   CHECK(doc.root->find("ok")->value.string == "é");
 }
 

@@ -62,3 +62,15 @@ TEST_CASE("error replies carry the code") {
   CHECK(e["error"]["code"] == -32601);
   CHECK(e["id"].is_null());
 }
+
+TEST_CASE("a message's strings, nested values and duplicate keys parse as nlohmann's DOM reads them") {
+  const char* body =
+      R"({"jsonrpc":"2.0","id":7,"method":"m","params":{"text":"a\nb","list":[1,-2,3.5,true,null,[{}],"s"],"k":1,"k":2}})";
+  auto m = parseMessage(body);
+  REQUIRE(m.kind == Kind::Request);
+  Json expected = Json::parse(body)["params"];
+  CHECK(m.params == expected);
+  CHECK(m.params["k"] == 2);
+  CHECK(m.params["text"] == "a\nb");
+  CHECK(parseMessage(R"({"jsonrpc":"2.0","id":1,"method":"m"} trailing)").errorCode == ErrorCode::ParseError);
+}

@@ -44,3 +44,22 @@ TEST_CASE("params: coordinates past 2^32 are clamped, not wrapped") {
       Json::parse(R"({"textDocument":{"uri":"u"},"position":{"line":99999999999,"character":0}})"));
   CHECK(p.position.line == 4294967295u);
 }
+
+TEST_CASE("params: didOpen and didChange texts move out of the message, with the same checks") {
+  Json open = Json::parse(R"({"textDocument":{"uri":"u","languageId":"json","version":3,"text":"{\"a\": 1}"}})");
+  auto o = dsls::protocol::takeParams<dsls::protocol::DidOpenParams>(std::move(open));
+  CHECK(o.uri == "u");
+  CHECK(o.version == 3);
+  CHECK(o.text == "{\"a\": 1}");
+  Json change = Json::parse(R"({"textDocument":{"uri":"u","version":4},"contentChanges":[
+      {"text":"whole"},{"range":{"start":{"line":0,"character":1},"end":{"line":0,"character":2}},"text":"x"}]})");
+  Json& first = change["contentChanges"][0]["text"];
+  auto c = dsls::protocol::takeParams<dsls::protocol::DidChangeParams>(std::move(change));
+  REQUIRE(c.changes.size() == 2);
+  CHECK(c.changes[0].text == "whole");
+  CHECK(c.changes[1].text == "x");
+  CHECK(first == "");  // moved, not copied
+  CHECK_THROWS_WITH_AS(dsls::protocol::takeParams<dsls::protocol::DidOpenParams>(
+                           Json::parse(R"({"textDocument":{"uri":"u","text":7}})")),
+                       "params.textDocument.text: expected a string, got 7", ParamError);
+}

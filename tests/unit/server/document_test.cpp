@@ -25,6 +25,20 @@ TEST_CASE("incremental edits splice the text") {
   CHECK(d.revision() == 3);
 }
 
+TEST_CASE("an edit leaves the text an analysis holds as it was, and edits in place otherwise") {
+  Document d("file:///a.json", "json", 1, "{\"a\": 1}");
+  auto held = d.sharedText();  // what the pool gets for an analysis
+  d.apply(edit(0, 6, 0, 7, "2"), PositionEncoding::Utf16);
+  CHECK(*held == "{\"a\": 1}");
+  CHECK(d.text() == "{\"a\": 2}");
+  CHECK(d.sharedText() != held);
+  held.reset();
+  const std::string* before = &d.text();
+  d.apply(edit(0, 6, 0, 7, "3"), PositionEncoding::Utf16);
+  CHECK(d.text() == "{\"a\": 3}");
+  CHECK(&d.text() == before);  // no analysis held it: no copy
+}
+
 TEST_CASE("a full-text change replaces everything") {
   Document d("file:///a.json", "json", 1, "old");
   d.apply(ContentChange{std::nullopt, "new text"}, PositionEncoding::Utf16);

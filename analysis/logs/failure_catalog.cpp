@@ -54,6 +54,20 @@ const Entry kEntries[] = {
        "zero_optimization.offload_optimizer.pin_memory",
        ""},
 
+      {FailureId::RayActorDied, "Ray actor died (its worker process ended)", Severity::Error, Tier::Primary, false,
+       "The driver called a Ray actor (a trainer, rollout or reference-model worker) whose worker process had "
+       "died, and Ray raised ActorDiedError in the driver. The driver's traceback is a consequence: the cause is "
+       "in the dead worker, which often printed nothing. With the exit type SYSTEM_ERROR the process ended "
+       "without exiting on its own: the kernel OOM killer (host memory), a segmentation fault in a native "
+       "extension, or `ray stop --force`.",
+       "Find why the worker died before changing the training code. Host memory is the common cause: load "
+       "the model once per node, offload less to CPU, or give the actors more memory. For a crash, run the "
+       "worker's step outside Ray or with faulthandler enabled to get its stack.",
+       "On the node of the dead actor (its ip is in the error): `dmesg -T | grep -iE 'killed process|out of "
+       "memory|segfault'`, and the worker's own log under /tmp/ray/session_latest/logs/ (worker-*.err and "
+       "raylet.out), which Ray keeps after the driver fails.",
+       "", ""},
+
       // --- collectives --------------------------------------------------------
       {FailureId::CudaIllegalMemoryAccess, "CUDA illegal memory access (a sticky fault)", Severity::Error,
        Tier::Primary, false,

@@ -61,6 +61,14 @@ bool onRayMemoryMonitor(const Hit& hit) {
   return true;
 }
 
+bool onRayActorDied(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::RayActorDied);
+  if (const std::string_view exitType = hit.group("exit_type"); a && !exitType.empty())
+    addDetail(a, fmt::format("Ray gives the worker's exit type as {}{}.", exitType,
+                             exitType == "SYSTEM_ERROR" ? " (it died without exiting on its own)" : ""));
+  return true;
+}
+
 bool onLauncherExit(const Hit& hit) {
   const long long code = toInt(hit.group("code"), 0);
   recordExit(hit.s, hit.c, exitSeen(hit, ExitSource::Launcher, code));

@@ -58,6 +58,8 @@ TEST_CASE("each fingerprint kind has a matching sample line") {
       {Fp::NcclError, "ncclSystemError: System call (socket, malloc, munmap, etc) failed."},
       {Fp::PortInUse, "RuntimeError: The server socket has failed to listen on any local network address. The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use)."},
       {Fp::RayMemoryMonitor, "(ActorModelRayActor pid=8249) Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider provisioning more memory on this node or reducing task parallelism by requesting more CPUs per task."},
+      {Fp::RayActorDied, "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task."},
+      {Fp::RayActorDied, "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file."},
       {Fp::PortInUse, "RuntimeError: The server socket has failed to listen on any local network address. port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use."},
       {Fp::NcclVersion, "NCCL INFO NCCL version 2.18.1+cuda12.1"},
       {Fp::Overflow, "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768"},
@@ -155,7 +157,9 @@ TEST_CASE("ordinary training lines match nothing") {
         "time_elapsed 12.3 samples/sec 455.1",
         // Ray's memory table and its own memory settings, with no worker killed.
         "(ActorModelRayActor pid=8249) 8800\t1.18\tray::ReferenceModelRayActor",
-        "(raylet) memory monitor refresh set to 250 ms, usage threshold 0.95"}) {
+        "(raylet) memory monitor refresh set to 250 ms, usage threshold 0.95",
+        // An actor stopped on purpose, and the exception named in a traceback's source line.
+        "The actor is dead because it was killed by `ray.kill`.", "    except ray.exceptions.ActorDiedError:"}) {
     INFO(line);
     CHECK(kindsIn(line).empty());
   }

@@ -173,18 +173,12 @@ bool before(const Cursor& a, std::size_t ia, const Cursor& b, std::size_t ib) {
   return ia < ib;
 }
 
-logs::AnalyzerOptions analyzerOptions(const Settings& settings) {
-  logs::AnalyzerOptions options;
-  if (!settings.deepspeedVersion.empty()) options.deepspeedVersion = settings.deepspeedVersion;
-  if (!settings.torchVersion.empty()) options.torchVersion = settings.torchVersion;
-  return options;
-}
 
 }  // namespace
 
 JobReport analyzeJob(const RunFolderJob& job, std::vector<std::string> paths,
                      const std::vector<LineBatchSource*>& sources, const Settings& settings) {
-  logs::LogAnalyzer analyzer(analyzerOptions(settings));
+  logs::LogAnalyzer analyzer(logs::AnalyzerOptions::fromSettings(settings));
   analyzer.setFiles(paths);
   std::vector<Cursor> cursors(sources.size());
   for (std::size_t i = 0; i < sources.size(); ++i) {

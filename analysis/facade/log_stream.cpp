@@ -5,17 +5,6 @@
 
 namespace dsls::analysis {
 
-namespace {
-
-logs::AnalyzerOptions analyzerOptions(const Settings& settings) {
-  logs::AnalyzerOptions options;
-  if (!settings.deepspeedVersion.empty()) options.deepspeedVersion = settings.deepspeedVersion;
-  if (!settings.torchVersion.empty()) options.torchVersion = settings.torchVersion;
-  return options;
-}
-
-}  // namespace
-
 struct LogStream::State {
   logs::LogAnalyzer analyzer;
   logs::LineSplitter splitter;
@@ -25,7 +14,8 @@ struct LogStream::State {
         splitter([this](std::string_view line, std::size_t offset) { analyzer.addLine(line, offset); }) {}
 };
 
-LogStream::LogStream(const Settings& settings) : state_(std::make_unique<State>(analyzerOptions(settings))) {}
+LogStream::LogStream(const Settings& settings)
+    : state_(std::make_unique<State>(logs::AnalyzerOptions::fromSettings(settings))) {}
 
 LogStream::~LogStream() = default;
 

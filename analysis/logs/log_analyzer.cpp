@@ -22,6 +22,13 @@ void RankSet::add(int rank) {
 
 bool RankSet::contains(int rank) const { return std::binary_search(ranks.begin(), ranks.end(), rank); }
 
+AnalyzerOptions AnalyzerOptions::fromSettings(const analysis::Settings& settings) {
+  AnalyzerOptions options;
+  if (!settings.deepspeedVersion.empty()) options.deepspeedVersion = settings.deepspeedVersion;
+  if (!settings.torchVersion.empty()) options.torchVersion = settings.torchVersion;
+  return options;
+}
+
 namespace detail {
 
 namespace {

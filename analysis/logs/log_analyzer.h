@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/core/settings.h"
 #include "analysis/logs/log_report.h"
 
 namespace dsls::logs {
@@ -22,6 +23,9 @@ struct AnalyzerOptions {
   std::optional<bool> bf16Enabled;
   std::optional<std::string> deepspeedVersion;
   std::optional<std::string> torchVersion;
+
+  // The versions the user's settings name stand in for those a log does not print itself.
+  static AnalyzerOptions fromSettings(const analysis::Settings& settings);
 };
 
 // Sizes of the analyser's retained state, for checking that memory stays

@@ -107,7 +107,7 @@ void Server::finish(int code) {
 void Server::onMessage(std::string body) {
   boost::asio::post(strand_, [this, body = std::move(body)]() mutable {
     if (exiting_) return;
-    protocol::Incoming message = protocol::parseMessage(body);
+    protocol::Incoming message = protocol::parseOwnedMessage(std::move(body));
     // The parsed message holds everything; a didOpen body can be tens of MB.
     std::string().swap(body);
     dispatch(message);

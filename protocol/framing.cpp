@@ -136,6 +136,9 @@ bool FrameReader::parseHeaderBlock(std::vector<FrameEvent>& out) {
   }
   buffer_.erase(0, consumed);
   expected_ = static_cast<std::size_t>(length);
+  // Room for the whole body at once: grown by doubling, a 50 MB body would pass through a
+  // 32 MiB and a 64 MiB buffer at the same time.
+  if (buffer_.capacity() < expected_) buffer_.reserve(expected_);
   state_ = State::Body;
   return true;
 }

@@ -91,20 +91,48 @@ int nestingDepth(std::string_view text, int limit) {
   return deepest;
 }
 
-Incoming parseMessage(std::string_view body) {
+namespace {
+
+Incoming parseError(std::string message) {
   Incoming in;
-  if (nestingDepth(body, kMaxNestingDepth + 1) > kMaxNestingDepth) {
-    in.errorCode = ErrorCode::ParseError;
-    in.errorMessage = "message nested deeper than " + std::to_string(kMaxNestingDepth) + " levels";
-    return in;
-  }
-  Json msg;
+  in.errorCode = ErrorCode::ParseError;
+  in.errorMessage = std::move(message);
+  return in;
+}
+
+Incoming notValidJson() { return parseError("message body is not valid JSON"); }
+
+bool parseJson(std::string_view body, Json& msg) {
   MovingDomBuilder builder(msg);
-  if (!Json::sax_parse(body.begin(), body.end(), &builder)) {
-    in.errorCode = ErrorCode::ParseError;
-    in.errorMessage = "message body is not valid JSON";
-    return in;
+  return Json::sax_parse(body.begin(), body.end(), &builder);
+}
+
+bool nestedTooDeep(std::string_view body) { return nestingDepth(body, kMaxNestingDepth + 1) > kMaxNestingDepth; }
+
+Incoming tooDeep() {
+  return parseError("message nested deeper than " + std::to_string(kMaxNestingDepth) + " levels");
+}
+
+// Puts a lifted value back where it was taken from; the envelope holds "" there.
+void putBack(Json& msg, LiftedString& lifted) {
+  Json* at = &msg;
+  for (const PathStep& step : lifted.path) {
+    if (const auto* key = std::get_if<std::string>(&step)) {
+      if (!at->is_object()) return;
+      auto it = at->find(*key);
+      if (it == at->end()) return;
+      at = &*it;
+    } else {
+      std::size_t index = std::get<std::size_t>(step);
+      if (!at->is_array() || index >= at->size()) return;
+      at = &(*at)[index];
+    }
   }
+  if (at->is_string() && at->get_ref<const std::string&>().empty()) *at = std::move(lifted.value);
+}
+
+Incoming classify(Json&& msg) {
+  Incoming in;
   if (!msg.is_object()) {
     in.errorMessage = msg.is_array() ? "batch messages are not supported by the Language Server Protocol"
                                      : "a JSON-RPC message must be an object";
@@ -153,6 +181,34 @@ Incoming parseMessage(std::string_view body) {
   in.errorMessage = "message has neither \"method\" nor \"result\"/\"error\"";
   return in;
 }
+
+}  // namespace
+
+
+Incoming parseMessage(std::string_view body) {
+  if (nestedTooDeep(body)) return tooDeep();
+  Json msg;
+  if (!parseJson(body, msg)) return notValidJson();
+  return classify(std::move(msg));
+}
+
+Incoming parseOwnedMessage(std::string&& body, std::size_t liftBytes) {
+  if (nestedTooDeep(body)) return tooDeep();
+  LiftedBody lifted;
+  switch (liftLargeStrings(body, lifted, liftBytes)) {
+    case LiftOutcome::None:
+      return parseMessage(std::string_view(body));
+    case LiftOutcome::Malformed:
+      return notValidJson();
+    case LiftOutcome::Lifted:
+      break;
+  }
+  Json msg;
+  if (!parseJson(lifted.envelope, msg)) return notValidJson();
+  for (LiftedString& value : lifted.strings) putBack(msg, value);
+  return classify(std::move(msg));
+}
+
 
 Json makeResponse(const Json& id, Json result) {
   return Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};

@@ -1,6 +1,8 @@
 // JSON-RPC 2.0 message classification and construction.
 #pragma once
 
+#include "protocol/lifted_strings.h"
+
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -41,6 +43,9 @@ struct Incoming {
 
 // Parses and classifies one message body. Never throws.
 Incoming parseMessage(std::string_view body);
+// The same for a body the caller gives up: string values of `liftBytes` or more (a document's
+// text) are decoded in the body's own buffer, so the largest is never held twice.
+Incoming parseOwnedMessage(std::string&& body, std::size_t liftBytes = kLiftedStringBytes);
 
 Json makeResponse(const Json& id, Json result);
 Json makeError(const Json& id, ErrorCode code, std::string_view message);

@@ -1,6 +1,7 @@
 #include "protocol/line_index.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace dsls::protocol {
 
@@ -49,8 +50,12 @@ std::uint32_t unitsOf(std::size_t sequenceLength, PositionEncoding e) {
 
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   lineStarts_.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
-  for (std::size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') lineStarts_.push_back(static_cast<std::uint32_t>(std::min<std::size_t>(i + 1, UINT32_MAX)));
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  for (const char* p = begin; p != end && (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p))));) {
+    ++p;
+    lineStarts_.push_back(static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(p - begin), UINT32_MAX)));
+  }
 }
 
 std::size_t LineIndex::lineStart(std::uint32_t line) const {

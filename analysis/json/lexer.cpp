@@ -91,7 +91,7 @@ Token Lexer::scan(std::size_t pos) const {
       break;
     case '"':
       t.type = TokenType::String;
-      t.end = stringEnd(pos, &t.closed);
+      t.end = stringEnd(pos, t);
       break;
     default:
       t.type = TokenType::Word;
@@ -103,21 +103,25 @@ Token Lexer::scan(std::size_t pos) const {
 
 // A string ends at its closing quote. One missing its closing quote ends at the
 // end of the line, which keeps a half-typed key from swallowing the next lines.
-std::size_t Lexer::stringEnd(std::size_t pos, bool* closed) const {
+std::size_t Lexer::stringEnd(std::size_t pos, Token& t) const {
   const std::size_t n = text_.size();
+  bool plain = true;
   for (std::size_t i = pos + 1; i < n; ++i) {
-    const char c = text_[i];
+    const auto c = static_cast<unsigned char>(text_[i]);
     if (c == '"') {
-      *closed = true;
+      t.closed = true;
+      t.plain = plain;
       return i + 1;
     }
-    if (isLineEnd(c)) {
-      *closed = false;
+    if (c >= 0x20 && c < 0x80 && c != '\\') continue;
+    plain = false;
+    if (isLineEnd(static_cast<char>(c))) {
+      t.closed = false;
       return i;
     }
     if (c == '\\' && i + 1 < n && !isLineEnd(text_[i + 1])) ++i;
   }
-  *closed = false;
+  t.closed = false;
   return n;
 }
 

@@ -19,6 +19,7 @@ struct Token {
   std::size_t begin = 0;
   std::size_t end = 0;
   bool closed = true;  // strings: the closing quote was found on the same line
+  bool plain = false;  // strings: printable ASCII with no escape, so the contents are the value
   analysis::TextRange range() const { return {begin, end}; }
 };
 
@@ -54,7 +55,7 @@ class Lexer {
   // Offset of the next token; records comments when `record` is set.
   std::size_t skipTrivia(std::size_t pos, bool record) const;
   Token scan(std::size_t pos) const;
-  std::size_t stringEnd(std::size_t pos, bool* closed) const;
+  std::size_t stringEnd(std::size_t pos, Token& t) const;
   std::size_t wordEnd(std::size_t pos) const;
 
   std::string_view text_;

@@ -85,6 +85,11 @@ class Parser {
     return {doc_.stringPool.append(decoded.data(), decoded.size()), decoded.size()};
   }
 
+  std::string_view storeString(const Token& t) {
+    if (auto plain = plainString(text_, t)) return store(*plain);
+    return store(decodeString(text_, t, errors_));
+  }
+
   template <typename T>
   static std::vector<T>& stackAt(std::deque<std::vector<T>>& stacks, std::size_t depth) {
     while (stacks.size() <= depth) stacks.emplace_back();
@@ -232,7 +237,7 @@ class Parser {
     n.kind = Kind::String;
     n.range = t.range();
     n.closed = t.closed;
-    n.string = store(decodeString(text_, t, errors_));
+    n.string = storeString(t);
     if (!t.closed) error(t.range(), "this string is not closed; its closing '\"' is missing on this line");
   }
 
@@ -407,7 +412,7 @@ class Parser {
     bool keyReported = false;  // one error per broken key is enough
     std::string_view key;
     if (keyToken.type == TokenType::String) {
-      key = store(decodeString(text_, keyToken, errors_));
+      key = storeString(keyToken);
       if (!keyToken.closed) {
         error(keyToken.range(), "this key is not closed; its closing '\"' is missing on this line");
         keyReported = true;

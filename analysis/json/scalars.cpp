@@ -32,6 +32,11 @@ bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace
 
+std::optional<std::string_view> plainString(std::string_view text, const Token& token) {
+  if (!token.plain || !token.closed) return std::nullopt;
+  return text.substr(token.begin + 1, token.end - token.begin - 2);
+}
+
 std::string decodeString(std::string_view text, const Token& token, ErrorSink& errors) {
   std::string out;
   const std::size_t end = token.closed ? token.end - 1 : token.end;

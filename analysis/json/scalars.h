@@ -1,6 +1,7 @@
 // Decoding of string and number tokens.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,9 @@ namespace dsls::json {
 // escapes and raw control characters; invalid UTF-8 becomes U+FFFD so decoded
 // text is always valid UTF-8.
 std::string decodeString(std::string_view text, const Token& token, ErrorSink& errors);
+// The contents of a closed string token that decoding would leave as they are (the lexer
+// found printable ASCII and no escape), or nullopt: most keys and values need no decoding.
+std::optional<std::string_view> plainString(std::string_view text, const Token& token);
 
 // Parses `word` if it follows the JSON number grammar exactly. Values beyond the
 // range of a double become +-infinity or 0.

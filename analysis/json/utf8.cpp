@@ -1,6 +1,21 @@
 #include "analysis/json/utf8.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace dsls::json::utf8 {
+
+std::size_t skipAscii(std::string_view text, std::size_t pos) {
+  constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
+  while (pos + 8 <= text.size()) {
+    std::uint64_t word;
+    std::memcpy(&word, text.data() + pos, 8);
+    if (word & kHighBits) break;
+    pos += 8;
+  }
+  while (pos < text.size() && static_cast<unsigned char>(text[pos]) < 0x80) ++pos;
+  return pos;
+}
 
 std::size_t sequenceLength(std::string_view text, std::size_t pos, char32_t* codePoint) {
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };

@@ -10,11 +10,7 @@ namespace dsls::config {
 std::optional<analysis::Finding> notUtf8Finding(std::string_view text) {
   std::optional<analysis::TextRange> first;
   std::size_t runs = 0;
-  for (std::size_t i = 0; i < text.size();) {
-    if (static_cast<unsigned char>(text[i]) < 0x80) {
-      ++i;
-      continue;
-    }
+  for (std::size_t i = json::utf8::skipAscii(text, 0); i < text.size(); i = json::utf8::skipAscii(text, i)) {
     std::size_t n = json::utf8::sequenceLength(text, i);
     if (n > 0) {
       i += n;

@@ -256,6 +256,9 @@ LiftOutcome liftLargeStrings(std::string& body, LiftedBody& out, std::size_t min
   std::size_t n = decodeString(body.data() + largest->begin, body.data() + largest->end, body.data());
   if (n == kBad) return LiftOutcome::Malformed;
   body.resize(n);
+  // Escapes can make the body much longer than the text (a tokenizer's "\u0120" six times
+  // its character); the room they took is given back before the document is analysed.
+  if (body.capacity() - n > n / 8) body.shrink_to_fit();
   out.strings[static_cast<std::size_t>(largest - all.begin())].value = std::move(body);
   body = std::string();
   return LiftOutcome::Lifted;

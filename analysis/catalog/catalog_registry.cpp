@@ -32,15 +32,18 @@ bool hasWildcard(std::string_view path) {
   return path == "*" || path.starts_with("*.") || path.ends_with(".*") || path.find(".*.") != std::string_view::npos;
 }
 
-// Segment-wise match where a "*" pattern segment matches any one segment.
+// Segment-wise match where a "*" pattern segment matches any one segment. Called for every
+// wildcard entry on each lookup that misses, so it walks both paths in place.
 bool matchesPattern(std::string_view pattern, std::string_view path) {
-  auto p = splitPath(pattern);
-  auto q = splitPath(path);
-  if (p.size() != q.size()) return false;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p[i] != "*" && p[i] != q[i]) return false;
+  while (true) {
+    const std::size_t pDot = pattern.find('.');
+    const std::size_t qDot = path.find('.');
+    const std::string_view p = pattern.substr(0, pDot);
+    if (p != "*" && p != path.substr(0, qDot)) return false;
+    if (pDot == std::string_view::npos || qDot == std::string_view::npos) return pDot == qDot;
+    pattern.remove_prefix(pDot + 1);
+    path.remove_prefix(qDot + 1);
   }
-  return true;
 }
 
 struct Registry {

@@ -77,6 +77,7 @@ TEST_CASE("a large text is decoded in the body's own buffer and put back where i
   escaped.replace(5, 1, "\\n");
   std::string body = R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"u","text":")" +
                      escaped + R"(","version":4}}})";
+  body.shrink_to_fit();  // as the frame reader sizes it: the body's length exactly
   const char* buffer = body.data();
   LiftedBody lifted;
   std::string consumed = body;
@@ -93,6 +94,18 @@ TEST_CASE("a large text is decoded in the body's own buffer and put back where i
   CHECK(held == text);
   CHECK(held.data() == buffer);  // the body's buffer, not a copy
   CHECK(in.params["textDocument"]["version"] == 4);
+}
+
+TEST_CASE("a text much shorter than its escaped form gives the room back") {
+  std::string text(100'000, 'a');
+  std::string escaped;
+  for (std::size_t i = 0; i < text.size() / 4; ++i) escaped += "\\u0061aaa";
+  std::string body = R"({"jsonrpc":"2.0","method":"m","params":{"text":")" + escaped + R"("}})";
+  body.shrink_to_fit();
+  Incoming in = parseOwnedMessage(std::move(body));
+  const std::string& held = in.params["text"].get_ref<const std::string&>();
+  CHECK(held == text);
+  CHECK(held.capacity() - held.size() <= held.size() / 8);
 }
 
 TEST_CASE("a large value under a key given again later is not put back") {

@@ -40,7 +40,7 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::s
       break;
     }
     case DocumentKind::Log: {
-      result->log = analyzeLog(*text);
+      result->log = analyzeLog(*text, settings, cancel);
       result->findings = logFindings(*result->log, result->name);
       break;
     }

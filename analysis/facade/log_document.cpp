@@ -5,8 +5,10 @@
 
 namespace dsls::analysis {
 
-std::shared_ptr<const logs::LogReport> analyzeLog(std::string_view text) {
-  return std::make_shared<const logs::LogReport>(logs::analyzeText(text));
+std::shared_ptr<const logs::LogReport> analyzeLog(std::string_view text, const Settings& settings,
+                                                  const Cancellation& cancel) {
+  return std::make_shared<const logs::LogReport>(
+      logs::analyzeText(text, logs::AnalyzerOptions::fromSettings(settings), cancel));
 }
 
 std::vector<Finding> logFindings(const logs::LogReport& report, const std::string& documentName) {

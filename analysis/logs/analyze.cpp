@@ -69,10 +69,15 @@ void LineSplitter::finish() {
   partial_.shrink_to_fit();
 }
 
-LogReport analyzeText(std::string_view text, const AnalyzerOptions& options) {
+LogReport analyzeText(std::string_view text, const AnalyzerOptions& options, const analysis::Cancellation& cancel) {
   LogAnalyzer analyzer(options);
   LineSplitter splitter([&](std::string_view line, std::size_t offset) { analyzer.addLine(line, offset); });
-  splitter.feed(text);
+  // In slices, so that a superseded analysis of a large log stops within one slice.
+  constexpr std::size_t kSlice = std::size_t{1} << 20;
+  for (std::size_t at = 0; at < text.size(); at += kSlice) {
+    cancel.throwIfRequested();
+    splitter.feed(text.substr(at, kSlice));
+  }
   splitter.finish();
   return analyzer.finish();
 }

@@ -9,12 +9,15 @@
 #include <string>
 #include <string_view>
 
+#include "analysis/core/cancel.h"
 #include "analysis/logs/log_analyzer.h"
 #include "analysis/logs/log_report.h"
 
 namespace dsls::logs {
 
-LogReport analyzeText(std::string_view text, const AnalyzerOptions& options = {});
+// A cancelled analysis (the document changed while it ran) throws analysis::Cancelled.
+LogReport analyzeText(std::string_view text, const AnalyzerOptions& options = {},
+                      const analysis::Cancellation& cancel = {});
 LogReport analyzeStream(std::istream& in, const AnalyzerOptions& options = {});
 
 // True when the first ~64 KB contain a rank/launcher/logger prefix, a known fingerprint, or a

@@ -18,7 +18,7 @@ Lexer::Lexer(std::string_view text, std::vector<analysis::TextRange>& comments, 
 const Token& Lexer::peek() {
   if (!havePeeked_) {
     pos_ = skipTrivia(pos_, true);
-    current_ = scan(pos_);
+    scanInto(pos_, current_);
     havePeeked_ = true;
   }
   return current_;
@@ -61,13 +61,14 @@ std::size_t Lexer::skipTrivia(std::size_t pos, bool record) const {
   return pos;
 }
 
-Token Lexer::scan(std::size_t pos) const {
-  Token t;
+void Lexer::scanInto(std::size_t pos, Token& t) const {
   t.begin = pos;
+  t.closed = true;
+  t.plain = false;
   if (pos >= text_.size()) {
     t.type = TokenType::End;
     t.end = pos;
-    return t;
+    return;
   }
   t.end = pos + 1;
   switch (text_[pos]) {
@@ -98,7 +99,6 @@ Token Lexer::scan(std::size_t pos) const {
       t.end = wordEnd(pos);
       break;
   }
-  return t;
 }
 
 // A string ends at its closing quote. One missing its closing quote ends at the

@@ -54,7 +54,13 @@ class Lexer {
  private:
   // Offset of the next token; records comments when `record` is set.
   std::size_t skipTrivia(std::size_t pos, bool record) const;
-  Token scan(std::size_t pos) const;
+  Token scan(std::size_t pos) const {
+    Token t;
+    scanInto(pos, t);
+    return t;
+  }
+  // Fills `t` in place: a Token built apart and copied over stalls on its byte-sized fields.
+  void scanInto(std::size_t pos, Token& t) const;
   std::size_t stringEnd(std::size_t pos, Token& t) const;
   std::size_t wordEnd(std::size_t pos) const;
 

@@ -124,12 +124,8 @@ class Parser {
   void reportInvalidUtf8() {
     constexpr int kMaxReports = 10;
     int reports = 0;
-    std::size_t i = 0;
-    while (i < text_.size() && reports < kMaxReports) {
-      if (static_cast<unsigned char>(text_[i]) < 0x80) {
-        ++i;
-        continue;
-      }
+    std::size_t i = utf8::skipAscii(text_, 0);
+    for (; i < text_.size() && reports < kMaxReports; i = utf8::skipAscii(text_, i)) {
       const std::size_t n = utf8::sequenceLength(text_, i);
       if (n > 0) {
         i += n;
@@ -208,7 +204,9 @@ class Parser {
   // Values are parsed into their final place (a member, an array slot, the
   // root) rather than returned: no Node temporaries in the recursive frames.
   void parseValue(Node& out) {
-    const Token t = lexer_.peek();
+    // References to the lexer's token, here and in parseMember: it stays as it is until the
+    // next peek(), and a copy of it, just written, stalls the load that reads it.
+    const Token& t = lexer_.peek();
     switch (t.type) {
       case TokenType::String:
         lexer_.consume();
@@ -428,7 +426,7 @@ class Parser {
     }
     m.key = key;
 
-    const Token colon = lexer_.peek();
+    const Token& colon = lexer_.peek();
     const bool haveColon = colon.type == TokenType::Colon;
     std::size_t valueStart = keyToken.end;
     if (haveColon) {
@@ -439,7 +437,7 @@ class Parser {
       complete = false;
     }
 
-    const Token v = lexer_.peek();
+    const Token& v = lexer_.peek();  // not used once parseValue() peeks again
     bool takeValue = startsValue(v.type);
     // Without a colon, a token on a later line or one followed by ':' starts the next member.
     if (takeValue && !haveColon && (startsMember(v) || lexer_.newlineBetween(keyToken.end, v.begin))) takeValue = false;

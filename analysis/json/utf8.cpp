@@ -7,6 +7,12 @@ namespace dsls::json::utf8 {
 
 std::size_t skipAscii(std::string_view text, std::size_t pos) {
   constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
+  while (pos + 32 <= text.size()) {
+    std::uint64_t words[4];
+    std::memcpy(words, text.data() + pos, 32);
+    if ((words[0] | words[1] | words[2] | words[3]) & kHighBits) break;
+    pos += 32;
+  }
   while (pos + 8 <= text.size()) {
     std::uint64_t word;
     std::memcpy(&word, text.data() + pos, 8);

@@ -19,7 +19,7 @@ void append(std::string& out, char32_t codePoint);
 inline constexpr char32_t kReplacement = 0xFFFD;
 
 // The index of the first byte at or after `pos` that is not ASCII (text.size() when none);
-// eight bytes at a time, as most JSON and log text is ASCII.
+// many bytes at a time, as most JSON and log text is ASCII.
 std::size_t skipAscii(std::string_view text, std::size_t pos);
 
 // A copy with every byte that is not part of valid UTF-8 replaced by U+FFFD.

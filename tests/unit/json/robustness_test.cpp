@@ -150,3 +150,18 @@ TEST_CASE("random damage to a real config never breaks the invariants") {
     }
   }
 }
+
+TEST_CASE("skipAscii stops at the first byte that is not ASCII, wherever it falls in a block") {
+  for (std::size_t length : {0u, 1u, 7u, 8u, 31u, 32u, 33u, 100u}) {
+    const std::string ascii(length, 'a');
+    CHECK(utf8::skipAscii(ascii, 0) == length);
+    for (std::size_t at = 0; at < length; ++at) {
+      std::string text = ascii;
+      text[at] = '\xC3';
+      CAPTURE(length);
+      CAPTURE(at);
+      CHECK(utf8::skipAscii(text, 0) == at);
+      CHECK(utf8::skipAscii(text, at + 1) == length);
+    }
+  }
+}

@@ -2,6 +2,8 @@
 
 #include "analysis/logs/analyze.h"
 
+#include <nlohmann/json.hpp>
+
 namespace dsls::analysis {
 
 nlohmann::json diagnoseText(std::string_view text) {

@@ -1,7 +1,7 @@
 // dsls.diagnoseText: a pasted terminal selection or whole log in, findings and a report out.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <string_view>
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include <nlohmann/json.hpp>
 
 namespace dsls::analysis {
 namespace {

@@ -3,7 +3,7 @@
 // fill it, and additionalProperties: false on the sections DeepSpeed validates strictly.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 namespace dsls::analysis {
 

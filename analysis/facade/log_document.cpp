@@ -3,6 +3,8 @@
 #include "analysis/logs/analyze.h"
 #include "analysis/logs/diagnostics.h"
 
+#include <nlohmann/json.hpp>
+
 namespace dsls::analysis {
 
 std::shared_ptr<const logs::LogReport> analyzeLog(std::string_view text, const Settings& settings,

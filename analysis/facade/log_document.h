@@ -6,7 +6,7 @@
 #include "analysis/core/settings.h"
 #include "analysis/core/finding.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <memory>
 #include <optional>

@@ -1,6 +1,8 @@
 // JSON form of a LogReport; the schema is documented in docs/logs/report-schema.md.
 #include "analysis/logs/log_report.h"
 
+#include <nlohmann/json.hpp>
+
 namespace dsls::logs {
 namespace {
 

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <nlohmann/json.hpp>
 
 namespace {
 

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <nlohmann/json.hpp>
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <nlohmann/json.hpp>
 
 using nlohmann::json;
 namespace catalog = dsls::catalog;

@@ -10,6 +10,7 @@
 
 #include <string>
 #include <vector>
+#include <nlohmann/json.hpp>
 
 using namespace dsls;
 using analysis::RunFolderLayout;

@@ -2,6 +2,8 @@
 #include "log_generator.h"
 #include "log_test_support.h"
 
+#include <nlohmann/json.hpp>
+
 using namespace dsls::logs;
 using namespace dsls::logs::testing;
 

@@ -4,6 +4,8 @@
 
 #include "log_test_support.h"
 
+#include <nlohmann/json.hpp>
+
 using namespace dsls::logs;
 using namespace dsls::logs::testing;
 

@@ -38,6 +38,7 @@ constexpr std::size_t kPidMap = 4096;
 constexpr std::size_t kHostRankEntries = 256;
 constexpr std::size_t kFramesKept = 6;
 constexpr std::size_t kTracebackInterruptions = 50;
+constexpr std::size_t kRichExceptionPieces = 12;  // lines of one wrapped exception message after a rich box
 constexpr std::size_t kStuckRun = 3;  // consecutive identical metric values that count as "stuck"
 constexpr std::size_t kTimelineRows = 256;
 }  // namespace limits
@@ -68,6 +69,10 @@ struct StreamState {
   unsigned phase = 0;
   std::vector<std::string> lastFrames;  // "function (file:line)", innermost last
   std::size_t interruptions = 0;
+  // rich's box: the display width of its bottom line and the stream line it ended on (the
+  // exception line after it is wrapped at the console width, which the box shows).
+  std::size_t richBoxWidth = 0;
+  std::size_t richBoxEnd = 0;
 
   // Multi-line messages that follow an exception line.
   std::string pydanticModel;
@@ -100,6 +105,10 @@ struct Accumulator {
   std::vector<std::string> configKeys;  // run-specific config keys
   unsigned phase = 0;
   std::vector<std::string> frames;  // traceback frames of the first occurrence
+  // A plain exception: "Type: message @ innermost frame" of the first occurrence, and
+  // whether a later occurrence differed (another message or another raising line).
+  std::string exceptionSignature;
+  bool exceptionVaries = false;
 };
 
 struct WatchdogObservation {
@@ -163,6 +172,21 @@ struct WrapCandidate {
   std::optional<LineOrigin> origin;
 };
 
+// The exception line after a rich box, held while the lines that continue its wrapped
+// message arrive (continuation_lines.cpp).
+struct RichExceptionCandidate {
+  bool pending = false;
+  std::string raw, clean;    // the pieces so far: raw with their line ends, clean joined by spaces
+  std::size_t lineNo = 0, offset = 0, stream = 0;
+  std::size_t width = 0;      // the console width: the box's, or the widest piece when wider
+  std::size_t lastWidth = 0;  // of the last piece
+  std::size_t pieces = 0;
+  unsigned phase = 0;
+  std::vector<std::string> frames;
+  std::optional<LineOrigin> origin;
+  PrefixView ranks;  // the first line's rank facts (its text views cleared): they may come from a file or a pid
+};
+
 // Lets the maps keyed by std::string be searched with a string_view, without a copy.
 struct StringHash {
   using is_transparent = void;
@@ -186,6 +210,7 @@ struct LogAnalyzer::State {
   MatchMemo matchMemo{matcher};
   PrefixMemo prefixMemo;
   WrapCandidate wrap;
+  RichExceptionCandidate richException;
 
   std::vector<StreamState> streams;
   StringMap<std::size_t> streamIndex;

@@ -40,6 +40,9 @@ constexpr std::size_t kFramesKept = 6;
 constexpr std::size_t kTracebackInterruptions = 50;
 constexpr std::size_t kRichExceptionPieces = 12;  // lines of one wrapped exception message after a rich box
 constexpr std::size_t kStuckRun = 3;  // consecutive identical metric values that count as "stuck"
+// A zero loss whose grad_norm is NaN, or repeats one value, on every line: degenerate weights
+// or labels, not a small loss rounded to 0.0; two lines are then enough.
+constexpr std::size_t kStuckRunCorroborated = 2;
 constexpr std::size_t kTimelineRows = 256;
 }  // namespace limits
 
@@ -153,6 +156,10 @@ struct RunFacts {
 struct MetricRun {
   std::size_t length = 0;
   std::vector<Evidence> pending;  // the first lines of the current run
+  bool reported = false;          // the run reached its threshold
+  // Zero-loss runs: every line so far shows a non-finite grad_norm, or the first line's value again.
+  bool nanNorm = true, sameNorm = true;
+  std::string normToken;
 };
 
 struct NumericsState {

@@ -359,9 +359,11 @@ const Entry kEntries[] = {
        "Rerun from the last checkpoint before the first NaN with the same seed and watch loss and grad_norm.",
        "", ""},
       {FailureId::LossStuckZero, "Loss stuck at exactly 0.0", Severity::Warning, Tier::Numeric, true,
-       "A logged training loss of 0.0 over several logging steps usually means the model output or the labels "
-       "are degenerate (all labels masked, weights corrupted by earlier non-finite updates). The HF Trainer "
-       "rounds the logged loss to 4 decimals, so a real loss below 0.00005 also prints as 0.0.",
+       "A logged training loss of 0.0 over several logging steps (three in a row, or two when grad_norm on "
+       "them is NaN or repeats one value) usually means the model output or the labels are degenerate (all "
+       "labels masked, weights corrupted by earlier non-finite updates). A NaN grad_norm beside a loss of 0.0 "
+       "points at the weights: once they are NaN the loss no longer measures anything. The HF Trainer rounds "
+       "the logged loss to 4 decimals, so a real loss below 0.00005 also prints as 0.0.",
        "Check label masking and the first steps where the loss became 0; see the notes for this run above.",
        "Print the number of unmasked label tokens of one batch, and rerun the first affected steps.", "", ""},
       {FailureId::GradNormStuck, "Gradient norm stuck at 1.4142135623730951", Severity::Warning, Tier::Numeric, true,

@@ -39,6 +39,7 @@ constexpr std::size_t kHostRankEntries = 256;
 constexpr std::size_t kFramesKept = 6;
 constexpr std::size_t kTracebackInterruptions = 50;
 constexpr std::size_t kRichExceptionPieces = 12;  // lines of one wrapped exception message after a rich box
+constexpr std::size_t kRichExceptionBytes = 16384;  // and its bytes
 constexpr std::size_t kStuckRun = 3;  // consecutive identical metric values that count as "stuck"
 // A zero loss whose grad_norm is NaN, or repeats one value, on every line: degenerate weights
 // or labels, not a small loss rounded to 0.0; two lines are then enough.

@@ -540,6 +540,7 @@ AnalyzerStateSize LogAnalyzer::stateSize() const {
   bytes += s.watchdog.size() * (sizeof(WatchdogObservation) + 32) + s.exits.size() * sizeof(ExitObservation);
   bytes += s.pidToLocalRank.size() * 32 + s.torchrunEntries.size() * sizeof(TorchrunEntry);
   bytes += s.numerics.zeroLoss.pending.size() * 512 + s.numerics.sqrt2GradNorm.pending.size() * 512;
+  bytes += s.richException.raw.capacity() + s.richException.clean.capacity();
   z.approximateBytes = bytes;
   return z;
 }

@@ -100,7 +100,8 @@ bool holdRichException(State& s, const LineContext& c) {
 bool continueRichException(State& s, const LineContext& c) {
   RichExceptionCandidate& h = s.richException;
   if (!h.pending || c.stream != h.stream) return false;
-  if (h.pieces < limits::kRichExceptionPieces && continuesMessage(h, c)) {
+  const bool room = h.pieces < limits::kRichExceptionPieces && h.raw.size() + c.raw.size() <= limits::kRichExceptionBytes;
+  if (room && continuesMessage(h, c)) {
     append(h, c);
     return true;
   }

@@ -131,3 +131,14 @@ TEST_CASE("near misses: lines after a rich exception that do not continue it") {
   REQUIRE(f);
   CHECK(f->mechanism.find("column 1 ERROR") == std::string::npos);
 }
+
+TEST_CASE("a rich exception message is held for 12 lines at most") {
+  std::string text = box(40) + "ValueError: " + std::string(28, 'a') + "\n";
+  for (int i = 1; i <= 20; ++i) text += fmt::format("piece{:02d}", i) + std::string(33, 'b') + "\n";
+  const LogReport r = analyzeText(text);
+  const LogFinding* f = findingById(r, "python-exception");
+  REQUIRE(f);
+  REQUIRE_FALSE(f->evidence.empty());
+  CHECK(f->evidence.front().line == 4);
+  CHECK(f->evidence.front().length == 12 * 40 + 11);  // the exception line and 11 more, with their line ends
+}

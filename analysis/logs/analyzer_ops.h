@@ -80,6 +80,16 @@ void scanMetrics(State& s, const LineContext& c, std::string_view message);
 // Hard-wrapped lines: a line cut inside a fingerprint, continued on the next line without
 // its prefix, is matched joined when neither piece matches alone.
 void joinWrappedLine(State& s, const LineContext& c, bool lineMatched);
+// The exception line after a rich box (rich_exception.cpp): held when it matched nothing,
+// extended by the lines that continue its wrapped message (`continueRichException` is true
+// for those), then matched joined, or reported as a plain exception, by `flushRichException`.
+bool holdRichException(State& s, const LineContext& c);
+// The terminal columns of a box line: the console width rich drew it at (100 at most).
+std::size_t richBoxWidth(std::string_view boxLine);
+bool continueRichException(State& s, const LineContext& c);
+void flushRichException(State& s);
+// An exception line that no fingerprint explains: a plain Python exception, or collateral.
+void handleGenericException(State& s, const LineContext& c, const tb::ExceptionLine& ex);
 void stepTorchrunSummary(State& s, const LineContext& c, std::string_view message);
 bool startsTorchrunEntry(std::string_view message);
 void finishTorchrunEntry(State& s);

@@ -38,7 +38,12 @@ constexpr std::size_t kPidMap = 4096;
 constexpr std::size_t kHostRankEntries = 256;
 constexpr std::size_t kFramesKept = 6;
 constexpr std::size_t kTracebackInterruptions = 50;
+constexpr std::size_t kRichExceptionPieces = 12;  // lines of one wrapped exception message after a rich box
+constexpr std::size_t kRichExceptionBytes = 16384;  // and its bytes
 constexpr std::size_t kStuckRun = 3;  // consecutive identical metric values that count as "stuck"
+// A zero loss whose grad_norm is NaN, or repeats one value, on every line: degenerate weights
+// or labels, not a small loss rounded to 0.0; two lines are then enough.
+constexpr std::size_t kStuckRunCorroborated = 2;
 constexpr std::size_t kTimelineRows = 256;
 }  // namespace limits
 
@@ -68,6 +73,10 @@ struct StreamState {
   unsigned phase = 0;
   std::vector<std::string> lastFrames;  // "function (file:line)", innermost last
   std::size_t interruptions = 0;
+  // rich's box: the display width of its bottom line and the stream line it ended on (the
+  // exception line after it is wrapped at the console width, which the box shows).
+  std::size_t richBoxWidth = 0;
+  std::size_t richBoxEnd = 0;
 
   // Multi-line messages that follow an exception line.
   std::string pydanticModel;
@@ -100,6 +109,10 @@ struct Accumulator {
   std::vector<std::string> configKeys;  // run-specific config keys
   unsigned phase = 0;
   std::vector<std::string> frames;  // traceback frames of the first occurrence
+  // A plain exception: "Type: message @ innermost frame" of the first occurrence, and
+  // whether a later occurrence differed (another message or another raising line).
+  std::string exceptionSignature;
+  bool exceptionVaries = false;
 };
 
 struct WatchdogObservation {
@@ -144,6 +157,10 @@ struct RunFacts {
 struct MetricRun {
   std::size_t length = 0;
   std::vector<Evidence> pending;  // the first lines of the current run
+  bool reported = false;          // the run reached its threshold
+  // Zero-loss runs: every line so far shows a non-finite grad_norm, or the first line's value again.
+  bool nanNorm = true, sameNorm = true;
+  std::string normToken;
 };
 
 struct NumericsState {
@@ -161,6 +178,21 @@ struct WrapCandidate {
   std::string raw, clean;
   std::size_t lineNo = 0, offset = 0, stream = 0;
   std::optional<LineOrigin> origin;
+};
+
+// The exception line after a rich box, held while the lines that continue its wrapped
+// message arrive (continuation_lines.cpp).
+struct RichExceptionCandidate {
+  bool pending = false;
+  std::string raw, clean;    // the pieces so far: raw with their line ends, clean joined by spaces
+  std::size_t lineNo = 0, offset = 0, stream = 0;
+  std::size_t width = 0;      // the console width: the box's, or the widest piece when wider
+  std::size_t lastWidth = 0;  // of the last piece
+  std::size_t pieces = 0;
+  unsigned phase = 0;
+  std::vector<std::string> frames;
+  std::optional<LineOrigin> origin;
+  PrefixView ranks;  // the first line's rank facts (its text views cleared): they may come from a file or a pid
 };
 
 // Lets the maps keyed by std::string be searched with a string_view, without a copy.
@@ -186,6 +218,7 @@ struct LogAnalyzer::State {
   MatchMemo matchMemo{matcher};
   PrefixMemo prefixMemo;
   WrapCandidate wrap;
+  RichExceptionCandidate richException;
 
   std::vector<StreamState> streams;
   StringMap<std::size_t> streamIndex;

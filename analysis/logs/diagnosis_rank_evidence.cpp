@@ -112,6 +112,54 @@ RootRank summaryExitRank(const State& s) {
   return out;
 }
 
+namespace {
+
+// Exceptions whose cause is a resource or a peer rather than the code: the same one on every
+// rank is no evidence that every rank would fail alike.
+bool timingDependent(std::string_view type) {
+  const std::size_t dot = type.rfind('.');
+  const std::string_view name = dot == std::string_view::npos ? type : type.substr(dot + 1);
+  return name == "MemoryError" || name == "OutOfMemoryError" || name == "TimeoutError" ||
+         name.find("Connection") != std::string_view::npos || name == "BrokenPipeError" || name == "EOFError";
+}
+
+// Who raised it, when that is every process of the job: the ranks of its lines are exactly
+// 0..W-1, or its lines carry no rank and there are W of them. `what` names the exception.
+std::optional<std::string> everyRankText(const State& s, const Accumulator& a, const std::string& what) {
+  if (!s.facts.worldSize || *s.facts.worldSize < 2) return std::nullopt;
+  const int world = *s.facts.worldSize;
+  const std::vector<int>& ranks = a.ranks.ranks;
+  if (!ranks.empty() && a.unranked == 0 && static_cast<int>(ranks.size()) == world && ranks.front() == 0 &&
+      ranks.back() == world - 1)
+    return fmt::format("Ranks {}, every rank of the job (world size {}), raise {}.", joinRanks(ranks), world, what);
+  if (ranks.empty() && a.total == static_cast<std::size_t>(world))
+    return fmt::format("The log shows {} {} times without rank prefixes, once for each of the {} processes of the job "
+                       "(world size {}).",
+                       what, a.total, world, world);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<RootRank> sameExceptionOnEveryRank(const State& s, const Accumulator& root, const WatchdogAnalysis& w) {
+  if (root.failure != FailureId::PythonException || root.total < 2 || root.exceptionVaries) return std::nullopt;
+  const std::string_view type = std::string_view(root.key).substr(root.key.find(':') + 1);
+  if (timingDependent(type)) return std::nullopt;
+  // Before any collective: no rank waited for another, and no training step had begun.
+  if (!w.timeoutRanks.empty() || s.unrankedTimeouts > 0 || findAccumulator(s, FailureId::NcclError)) return std::nullopt;
+  if (root.phase & (tb::kPhaseForward | tb::kPhaseBackward | tb::kPhaseOptimizer)) return std::nullopt;
+  const std::string what = fmt::format("the same {} with the same message{}", type,
+                                       root.frames.empty() ? "" : fmt::format(" at the same line ({})", root.frames.back()));
+  const auto who = everyRankText(s, root, what);
+  if (!who) return std::nullopt;
+  RootRank out;
+  out.scope = RankScope::All;
+  out.ranks = root.ranks.ranks;
+  out.reason = *who + " It was raised before any collective or training step, so the code fails the same way on "
+                      "every rank; no single rank started it (rank evidence: world size).";
+  return out;
+}
+
 bool unorderedAcrossRanks(const Accumulator& root) {
   if (!root.otherRankSeen) return false;
   return !(root.firstLineTime && root.otherRankLineTime && *root.firstLineTime < *root.otherRankLineTime);

@@ -142,6 +142,7 @@ RootRank chooseRootRank(const State& s, const Accumulator& root, const WatchdogA
     if (!root.ranks.empty()) out.reason += fmt::format(" Ranks reporting it: {}.", joinRanks(root.ranks.ranks));
     return out;
   }
+  if (auto every = sameExceptionOnEveryRank(s, root, w)) return *every;
   out = root.firstRank ? rankFromFirstLine(s, root, w) : rankWithoutPrefix(s, root, w);
   if (!w.timeoutRanks.empty() && root.firstLine > w.firstLine)
     out.reason += fmt::format(" Caution: it appears after the first collective timeout ({}), so it may itself be "

@@ -50,6 +50,9 @@ bool multiNode(const State& s);
 std::optional<RootRank> torchrunRootCauseRank(const State& s);
 // The launcher started a single process: it is rank 0.
 std::optional<RootRank> singleProcessRank(const State& s);
+// The same plain exception (type, message, raising line) from every process of the job, with
+// the world size in the log, before any collective or training step: deterministic, scope All.
+std::optional<RootRank> sameExceptionOnEveryRank(const State& s, const Accumulator& root, const WatchdogAnalysis& w);
 // The same failure on several ranks and no timestamps that order its first lines.
 bool unorderedAcrossRanks(const Accumulator& root);
 // torchrun's agent: the first "failed (exitcode: N) local_rank: K" with a code of the worker's

@@ -168,6 +168,20 @@ const Entry kEntries[] = {
        "distributed once.",
        "`ss -ltnp | grep <port>` on the master node shows which process holds the port.", "", ""},
 
+      {FailureId::ScriptNotFound, "Training script not found by the interpreter", Severity::Error, Tier::Primary,
+       true,
+       "Every process the launcher starts runs the same command, and the Python interpreter of each one could "
+       "not open the script that command names: the path is relative to a different working directory, the "
+       "file is missing (or unreadable) on that node, or it points at a copy the scheduler made (SLURM runs "
+       "the batch script from /var/spool/slurmd). Each process exits with code 2 before importing anything; "
+       "the launcher's report of the first exit it saw names no cause of its own.",
+       "Launch with the script's absolute path, or change to its folder first; under SLURM, name the training "
+       "script by its path in the project rather than relative to the batch script. On several nodes, make the "
+       "file reachable at that path on each of them.",
+       "`ls -l <path>` from the directory the launcher runs in (on every node) lists the file, and the rerun "
+       "gets past start-up.",
+       "", ""},
+
       // --- ZeRO internals -----------------------------------------------------
       {FailureId::Zero3ParamStateAssert, "ZeRO-3 parameter state assertion", Severity::Error, Tier::Primary, false,
        "ZeRO-3 gathers and releases each partitioned parameter around the sub-module that uses it. This "
@@ -359,9 +373,11 @@ const Entry kEntries[] = {
        "Rerun from the last checkpoint before the first NaN with the same seed and watch loss and grad_norm.",
        "", ""},
       {FailureId::LossStuckZero, "Loss stuck at exactly 0.0", Severity::Warning, Tier::Numeric, true,
-       "A logged training loss of 0.0 over several logging steps usually means the model output or the labels "
-       "are degenerate (all labels masked, weights corrupted by earlier non-finite updates). The HF Trainer "
-       "rounds the logged loss to 4 decimals, so a real loss below 0.00005 also prints as 0.0.",
+       "A logged training loss of 0.0 over several logging steps (three in a row, or two when grad_norm on "
+       "them is NaN or repeats one value) usually means the model output or the labels are degenerate (all "
+       "labels masked, weights corrupted by earlier non-finite updates). A NaN grad_norm beside a loss of 0.0 "
+       "points at the weights: once they are NaN the loss no longer measures anything. The HF Trainer rounds "
+       "the logged loss to 4 decimals, so a real loss below 0.00005 also prints as 0.0.",
        "Check label masking and the first steps where the loss became 0; see the notes for this run above.",
        "Print the number of unmasked label tokens of one batch, and rerun the first affected steps.", "", ""},
       {FailureId::GradNormStuck, "Gradient norm stuck at 1.4142135623730951", Severity::Warning, Tier::Numeric, true,

@@ -69,6 +69,14 @@ bool onRayActorDied(const Hit& hit) {
   return true;
 }
 
+bool onScriptNotFound(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::ScriptNotFound);
+  if (a && a->total == 1)
+    addDetail(a, fmt::format("The interpreter could not open '{}' ([Errno {}] {}).", text::sanitize(hit.group("path"), 200),
+                             text::sanitize(hit.group("errno"), 8), text::sanitize(text::trim(hit.group("reason")), 120)));
+  return true;
+}
+
 bool onLauncherExit(const Hit& hit) {
   const long long code = toInt(hit.group("code"), 0);
   recordExit(hit.s, hit.c, exitSeen(hit, ExitSource::Launcher, code));

@@ -318,6 +318,8 @@ bool stepRichBox(StreamState& st, const LineContext& c, std::string_view message
   if (part == tb::RichBox::None) return false;
   if (part == tb::RichBox::Bottom) {
     if (st.inTraceback && st.frames == 0) st.frames = 1;  // the box held the frames
+    st.richBoxWidth = richBoxWidth(message);
+    st.richBoxEnd = st.lineCount;
     return true;
   }
   if (!st.inTraceback && (part == tb::RichBox::Top ? message.find("Traceback") != std::string_view::npos : true))
@@ -370,7 +372,18 @@ std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, s
   return std::nullopt;
 }
 
-void handleGenericException(State& s, const LineContext& c, const tb::ExceptionLine& ex) {
+// What makes two occurrences of one exception type the same failure: the message and the
+// line that raised it.
+void noteExceptionSignature(Accumulator& a, const LineContext& c, const tb::ExceptionLine& ex) {
+  std::string signature = std::string(ex.type) + ": " + std::string(text::trim(ex.text));
+  if (c.frames && !c.frames->empty()) signature += " @ " + c.frames->back();
+  if (a.total == 1) a.exceptionSignature = std::move(signature);
+  else if (signature != a.exceptionSignature) a.exceptionVaries = true;
+}
+
+}  // namespace
+
+void detail::handleGenericException(State& s, const LineContext& c, const tb::ExceptionLine& ex) {
   const Occurrence occ = occurrenceOf(c);
   switch (tb::classifyException(ex.type, ex.text)) {
     case tb::ExceptionClass::Collateral:
@@ -389,11 +402,15 @@ void handleGenericException(State& s, const LineContext& c, const tb::ExceptionL
       o.keySuffix = type;
       o.title = "Uncaught " + type;
       Accumulator* a = record(s, FailureId::PythonException, occ, o);
-      if (a && a->total == 1) addDetail(a, type + (ex.text.empty() ? "" : ": " + text::sanitize(ex.text, 300)));
+      if (!a) return;
+      if (a->total == 1) addDetail(a, type + (ex.text.empty() ? "" : ": " + text::sanitize(ex.text, 300)));
+      noteExceptionSignature(*a, c, ex);
       return;
     }
   }
 }
+
+namespace {
 
 bool isBareWord(std::string_view s) {
   if (s.empty() || s.size() > 120) return false;
@@ -460,6 +477,7 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   }
   if (s.torchrunBlockActive) stepTorchrunSummary(s, c, message);
 
+  const bool richContinuation = continueRichException(s, c);
   const auto exception = stepTraceback(s, c, message, pv.hadLoggerPrefix);
   if (exception) {
     c.exceptionLine = true;
@@ -472,8 +490,9 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
     for (const FpMatch& m : s.matches) failureMatched |= handleFingerprint(s, c, m, s.matches);
   handleContinuations(s, c, message, !s.matches.empty());
   scanMetrics(s, c, message);
-  if (exception && !failureMatched) handleGenericException(s, c, *exception);
-  joinWrappedLine(s, c, !s.matches.empty());
+  const bool richHeld = exception && !failureMatched && holdRichException(s, c);
+  if (exception && !failureMatched && !richHeld) handleGenericException(s, c, *exception);
+  joinWrappedLine(s, c, !s.matches.empty() || richHeld || richContinuation);
 
   StreamState& st = s.streams[si];
   const std::string_view trimmed = text::trim(message);
@@ -491,6 +510,7 @@ void LogAnalyzer::setFiles(std::vector<std::string> paths) { state_->files = std
 
 LogReport LogAnalyzer::finish() {
   State& s = *state_;
+  flushRichException(s);
   finishTorchrunEntry(s);
   for (std::size_t i = 0; i < s.streams.size(); ++i)
     if (s.streams[i].inTraceback) recordIncompleteTraceback(s, i);
@@ -520,6 +540,7 @@ AnalyzerStateSize LogAnalyzer::stateSize() const {
   bytes += s.watchdog.size() * (sizeof(WatchdogObservation) + 32) + s.exits.size() * sizeof(ExitObservation);
   bytes += s.pidToLocalRank.size() * 32 + s.torchrunEntries.size() * sizeof(TorchrunEntry);
   bytes += s.numerics.zeroLoss.pending.size() * 512 + s.numerics.sqrt2GradNorm.pending.size() * 512;
+  bytes += s.richException.raw.capacity() + s.richException.clean.capacity();
   z.approximateBytes = bytes;
   return z;
 }

@@ -78,16 +78,16 @@ std::optional<MetricValue> metricValue(std::string_view msg, std::string_view na
   }
 }
 
-// A run of consecutive metric lines with one suspicious value; reported once it
-// reaches limits::kStuckRun, with its first lines as evidence.
-void extendRun(State& s, MetricRun& run, const LineContext& c, FailureId failure) {
+// A run of consecutive metric lines with one suspicious value; reported once it reaches
+// `needed` lines, with its first lines as evidence.
+void extendRun(State& s, MetricRun& run, const LineContext& c, FailureId failure, std::size_t needed) {
   ++run.length;
   const Occurrence occ = occurrenceOf(c, false);
-  if (run.length < limits::kStuckRun) {
+  if (!run.reported && run.length < needed) {
     run.pending.push_back(fullEvidence(occ));
     return;
   }
-  if (run.length == limits::kStuckRun) {
+  if (!run.reported) {
     for (const Evidence& e : run.pending) {
       Occurrence earlier = occ;
       earlier.evidence = e;
@@ -95,6 +95,7 @@ void extendRun(State& s, MetricRun& run, const LineContext& c, FailureId failure
       record(s, failure, earlier);
     }
     run.pending.clear();
+    run.reported = true;
   }
   record(s, failure, occ);
 }
@@ -102,6 +103,20 @@ void extendRun(State& s, MetricRun& run, const LineContext& c, FailureId failure
 void resetRun(MetricRun& run) {
   run.length = 0;
   run.pending.clear();
+  run.reported = false;
+  run.nanNorm = run.sameNorm = true;
+  run.normToken.clear();
+}
+
+// A zero loss: how its grad_norm (when the line has one) corroborates the run.
+std::size_t zeroLossNeeded(MetricRun& run, const std::optional<MetricValue>& norm) {
+  if (!norm) run.nanNorm = run.sameNorm = false;
+  else {
+    run.nanNorm = run.nanNorm && norm->kind != ValueKind::Finite;
+    if (run.length == 0) run.normToken.assign(norm->token);
+    else run.sameNorm = run.sameNorm && norm->token == run.normToken;
+  }
+  return run.nanNorm || run.sameNorm ? limits::kStuckRunCorroborated : limits::kStuckRun;
 }
 
 }  // namespace
@@ -113,15 +128,16 @@ void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
   if (hasLoss || hasGradNorm) {
     NumericsState& n = s.numerics;
     bool metric = false;
+    std::optional<MetricValue> g;
     if (hasGradNorm) {
-      auto g = metricValue(msg, "grad_norm");
+      g = metricValue(msg, "grad_norm");
       if (!g) g = metricValue(msg, "grad norm");
       if (g) {
         metric = true;
         if (g->kind != ValueKind::Finite) record(s, FailureId::NanGradNorm, occurrenceOf(c, false));
         // The square root of 2 printed with full precision, repeated: not a real norm.
         if (g->kind == ValueKind::Finite && g->token.size() >= 10 && g->token.substr(0, 10) == "1.41421356")
-          extendRun(s, n.sqrt2GradNorm, c, FailureId::GradNormStuck);
+          extendRun(s, n.sqrt2GradNorm, c, FailureId::GradNormStuck, limits::kStuckRun);
         else
           resetRun(n.sqrt2GradNorm);
       }
@@ -131,7 +147,7 @@ void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
         metric = true;
         if (l->kind != ValueKind::Finite) record(s, FailureId::NanLoss, occurrenceOf(c, false));
         if (l->kind == ValueKind::Finite && l->zero)
-          extendRun(s, n.zeroLoss, c, FailureId::LossStuckZero);
+          extendRun(s, n.zeroLoss, c, FailureId::LossStuckZero, zeroLossNeeded(n.zeroLoss, g));
         else
           resetRun(n.zeroLoss);
       }

@@ -38,6 +38,7 @@ TEST_CASE("each fingerprint kind has a matching sample line") {
       {Fp::TorchrunFailed, "failed (exitcode: -9) local_rank: 0 (pid: 438) of binary: /opt/conda/bin/python"},
       {Fp::SignalReceived, "traceback : Signal 6 (SIGABRT) received by PID 3431"},
       {Fp::LauncherKilling, "Killing subprocess 2694488"},
+      {Fp::ScriptNotFound, "/usr/bin/python3: can't open file 'train_jonas.py': [Errno 2] No such file or directory"},
       {Fp::NcclWarn, "misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer node-2<44512>"},
       {Fp::CudaIllegalAccess, "RuntimeError: CUDA error: an illegal memory access was encountered"},
       {Fp::AgentSignal, "torch.distributed.elastic.multiprocessing.api.SignalException: Process 8665 got signal: 1"},

@@ -149,3 +149,33 @@ TEST_CASE("ChatGLM-Tuning#258: a paste that starts inside a traceback, its heade
   CHECK_FALSE(findingById(analyzeText("step 1 done\n" + frames.substr(frames.find("  File \"/checkpoint", 10))),
                           "python-exception"));
 }
+
+TEST_CASE("IDiff-Face#6 and mmcv#2894: the interpreter of every worker cannot open the script: every rank") {
+  for (const char* name : {"real/idiffface6-script-not-found-every-process.log", "real/mmcv2894-slurm-script-not-found.log"}) {
+    CAPTURE(name);
+    const LogReport r = analyzeText(readFixture(name));
+    const LogFinding& f = initiatingOf(r);
+    CHECK(f.id == "script-not-found");
+    REQUIRE(f.rankScope);
+    CHECK(*f.rankScope == RankScope::All);
+    CHECK_FALSE(f.initiatingRank);
+    CHECK(f.evidenceTotal == 2);
+    CHECK(f.mechanism.find("[Errno 2] No such file or directory") != std::string::npos);
+    // the agent's first exit is a consequence, not the initiating failure
+    const LogFinding* exit = findingById(r, "worker-exit");
+    REQUIRE(exit);
+    CHECK_FALSE(exit->initiating);
+  }
+}
+
+TEST_CASE("near misses: a missing file that is not the script, and other wordings") {
+  for (const char* line : {
+           "FileNotFoundError: [Errno 2] No such file or directory: 'data/train.json'",
+           "OSError: Can't open file 'model.h5' (file signature not found)",
+           "python3: can't open file train.py: [Errno 2] No such file or directory",  // no quotes: not the interpreter's
+           "cannot open file '/data/x.bin': [Errno 2] No such file or directory",
+       }) {
+    CAPTURE(line);
+    CHECK_FALSE(findingById(analyzeText(std::string("[rank0]: ") + line + "\n"), "script-not-found"));
+  }
+}

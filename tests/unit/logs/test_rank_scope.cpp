@@ -247,3 +247,87 @@ TEST_CASE("a pydantic v2 field error without its header is a validation error on
   // v1's wording is too plain to stand alone
   CHECK(analyzeText("  value is not a valid integer (type=type_error.integer)\n").findings.empty());
 }
+
+namespace {
+
+const std::string kWorldOfTwo = "[2020-12-24 16:25:13,902] [INFO] [launch.py:100:main] dist_world_size=2\n";
+
+// A traceback of `rank` (no prefix when negative) raising `exception` from `frame`.
+std::string traceback(int rank, const std::string& frame, const std::string& exception) {
+  const std::string p = rank < 0 ? "" : fmt::format("[rank{}]: ", rank);
+  return p + "Traceback (most recent call last):\n" + p + frame + "\n" + p + "    garbage\n" + p + exception + "\n";
+}
+
+const std::string kModuleFrame = "  File \"fail.py\", line 1, in <module>";
+const std::string kNameError = "NameError: name 'garbage' is not defined";
+
+}  // namespace
+
+TEST_CASE("the same exception from every process before training, world size known: every rank") {
+  SUBCASE("without rank prefixes, one traceback per process") {
+    const LogReport r = analyzeText(kWorldOfTwo + traceback(-1, kModuleFrame, kNameError) +
+                                    traceback(-1, kModuleFrame, kNameError));
+    const LogFinding& f = initiating(r);
+    CHECK(f.id == "python-exception");
+    REQUIRE(f.rankScope);
+    CHECK(*f.rankScope == RankScope::All);
+    CHECK_FALSE(f.initiatingRank);
+    CHECK(f.rankReason.find("2 processes of the job (world size 2)") != std::string::npos);
+    CHECK(f.rankReason.find("<module> (fail.py:1)") != std::string::npos);
+  }
+  SUBCASE("with rank prefixes covering 0..W-1") {
+    const LogReport r = analyzeText(kWorldOfTwo + traceback(1, kModuleFrame, kNameError) +
+                                    traceback(0, kModuleFrame, kNameError));
+    const LogFinding& f = initiating(r);
+    REQUIRE(f.rankScope);
+    CHECK(*f.rankScope == RankScope::All);
+    CHECK(f.scopeRanks == std::vector<int>{0, 1});
+    CHECK(f.rankReason.find("every rank of the job (world size 2)") != std::string::npos);
+  }
+}
+
+TEST_CASE("near misses: the same exception on several ranks that is not shown to be on every rank") {
+  auto scopeOf = [](const std::string& text) {
+    const LogReport r = analyzeText(text);
+    const LogFinding& f = initiating(r);
+    REQUIRE(f.rankScope);
+    return *f.rankScope;
+  };
+  const std::string twice = traceback(-1, kModuleFrame, kNameError) + traceback(-1, kModuleFrame, kNameError);
+  // the world size is not in the log
+  CHECK(scopeOf(twice) != RankScope::All);
+  // two tracebacks from a job of four processes
+  CHECK(scopeOf("dist_world_size=4\n" + twice) != RankScope::All);
+  // ranks 0 and 2 of a job of two: not 0..W-1 (the world size line is stale or wrong)
+  CHECK(scopeOf(kWorldOfTwo + traceback(0, kModuleFrame, kNameError) + traceback(2, kModuleFrame, kNameError)) !=
+        RankScope::All);
+  // another message on the second rank
+  CHECK(scopeOf(kWorldOfTwo + traceback(0, kModuleFrame, kNameError) +
+                traceback(1, kModuleFrame, "NameError: name 'other' is not defined")) != RankScope::All);
+  // raised at another line
+  CHECK(scopeOf(kWorldOfTwo + traceback(0, kModuleFrame, kNameError) +
+                traceback(1, "  File \"fail.py\", line 7, in <module>", kNameError)) != RankScope::All);
+  // raised during the forward pass, after collectives began
+  const std::string forward = "  File \"/opt/model.py\", line 88, in forward";
+  CHECK(scopeOf(kWorldOfTwo + traceback(0, forward, "KeyError: 'labels'") + traceback(1, forward, "KeyError: 'labels'")) !=
+        RankScope::All);
+  // an exception that depends on resources, not on the code
+  CHECK(scopeOf(kWorldOfTwo + traceback(0, kModuleFrame, "MemoryError: cannot allocate") +
+                traceback(1, kModuleFrame, "MemoryError: cannot allocate")) != RankScope::All);
+  // a collective timed out: some rank waited for another
+  CHECK(scopeOf(kWorldOfTwo + traceback(0, kModuleFrame, kNameError) + traceback(1, kModuleFrame, kNameError) +
+                "[rank1]:[E ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600004 "
+                "milliseconds before timing out.\n") != RankScope::All);
+}
+
+TEST_CASE("two CUDA OOMs on every rank are not deterministic: no single initiator") {
+  const std::string oom = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 "
+                          "GiB total capacity; 75.01 GiB already allocated)";
+  const LogReport r = analyzeText(kWorldOfTwo + traceback(0, kModuleFrame, oom) + traceback(1, kModuleFrame, oom));
+  const LogFinding& f = initiating(r);
+  CHECK(f.id == "cuda-oom");
+  REQUIRE(f.rankScope);
+  CHECK(*f.rankScope == RankScope::Unknown);
+  CHECK(f.scopeRanks == std::vector<int>{0, 1});
+}

@@ -347,13 +347,21 @@ std::uint64_t tagHash(std::size_t row, std::string_view text) {
   } else {
     for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ull;
   }
-  return h ^ (h >> 29);
+  // Multiplication carries low bits upwards only: fold the high bits down (murmur's finaliser).
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDull;
+  h ^= h >> 33;
+  h *= 0xC4CEB9FE1A85EC53ull;
+  return h ^ (h >> 33);
 }
 
 }  // namespace
 
-PrefixMemo::Tag& PrefixMemo::tagSlot(std::size_t row, std::string_view text) {
-  return tags_[tagHash(row, text) % kTagSlots];
+// Two slots per tag (the least recently used one is refilled), so that two tags that
+// hash alike do not push each other out on every line.
+std::array<PrefixMemo::Tag*, 2> PrefixMemo::tagSlots(std::size_t row, std::string_view text) {
+  const std::uint64_t h = tagHash(row, text);
+  return {&tags_[h % kTagSlots], &tags_[(h >> 32) % kTagSlots]};
 }
 
 const PrefixMemo::Tag* PrefixMemo::findTag(std::size_t row, std::string_view window) {
@@ -362,12 +370,14 @@ const PrefixMemo::Tag* PrefixMemo::findTag(std::size_t row, std::string_view win
     if (length == 0) break;
     if (length > window.size()) continue;
     const std::string_view head = window.substr(0, length);
-    const Tag& t = tagSlot(row, head);
-    if (!t.used || t.row != row || t.text != head) continue;
-    // A byte that could continue the match: RE2 might find a longer one on this line.
-    if (length < window.size() && AnchoredProgram::contains(t.continuing, static_cast<unsigned char>(window[length])))
-      continue;
-    return &t;
+    for (Tag* t : tagSlots(row, head)) {
+      if (!t->used || t->row != row || t->text != head) continue;
+      // A byte that could continue the match: RE2 might find a longer one on this line.
+      if (length < window.size() && AnchoredProgram::contains(t->continuing, static_cast<unsigned char>(window[length])))
+        break;
+      t->lastUse = ++clock_;
+      return t;
+    }
   }
   return nullptr;
 }
@@ -382,7 +392,10 @@ PrefixMemo::Tag* PrefixMemo::tagToFill(std::size_t row, std::string_view text) {
   if (it == r.lengths.end()) return nullptr;
   *it = static_cast<std::uint16_t>(text.size());
   ++r.stored;
-  return &tagSlot(row, text);
+  const auto [a, b] = tagSlots(row, text);
+  Tag* t = !a->used || (b->used && a->lastUse <= b->lastUse) ? a : b;
+  t->lastUse = ++clock_;
+  return t;
 }
 
 PrefixMemo::Slot& PrefixMemo::slotFor(std::size_t row, std::string_view text) {

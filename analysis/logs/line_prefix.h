@@ -101,6 +101,7 @@ class PrefixMemo {
   // those bytes has that match (see AnchoredProgram), without RE2.
   struct Tag : Slot {
     std::array<std::uint64_t, 4> continuing{};
+    std::uint32_t lastUse = 0;
   };
   static constexpr std::size_t kTagSlots = 512;
   static constexpr std::size_t kTagBytes = 64;
@@ -115,10 +116,11 @@ class PrefixMemo {
     std::array<std::uint16_t, kTagLengths> lengths{};  // 0: unused
     std::uint32_t stored = 0, hits = 0;
   };
-  Tag& tagSlot(std::size_t row, std::string_view text);
+  std::array<Tag*, 2> tagSlots(std::size_t row, std::string_view text);
   std::array<Slot, kSlots> slots_{};
   std::array<Tag, kTagSlots> tags_{};
   std::array<RowStats, kRows> rowStats_{};
+  std::uint32_t clock_ = 0;
 };
 
 PrefixView parsePrefixView(std::string_view line, PrefixMemo* memo = nullptr);

@@ -208,10 +208,6 @@ std::string_view levelWord(std::string_view level) {
   }
 }
 
-bool endsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // pdsh hosts: "localhost", an IPv4 address, or a name with letters and a digit that is not
 // an exception name ("RuntimeError2: "); "ninja: " and "2024-02-03: " are not hosts.
 bool plausibleHost(std::string_view host) {
@@ -225,7 +221,7 @@ bool plausibleHost(std::string_view host) {
   }
   if (!digit) return false;
   if (!alpha) return dots == 3 && host.find_first_not_of("0123456789.") == std::string_view::npos;
-  return !(endsWith(host, "Error") || endsWith(host, "Exception") || endsWith(host, "Warning"));
+  return !(host.ends_with("Error") || host.ends_with("Exception") || host.ends_with("Warning"));
 }
 
 using Pieces = std::array<re2::StringPiece, 16>;

@@ -6,10 +6,13 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <stdexcept>
 
+#include "analysis/logs/anchored_program.h"
+#include "analysis/logs/literal_prefilter.h"
 #include "analysis/logs/text_util.h"
 
 namespace dsls::logs {
@@ -63,6 +66,9 @@ bool allowedIn(PrefixKind kind, PeelState state) {
 
 struct CompiledRow {
   std::unique_ptr<RE2> re;
+  // The pattern's automaton, for remembered tags (not for Logger rows: their headers hold
+  // timestamps, and rarely repeat).
+  std::optional<AnchoredProgram> program;
   int groups = 0;
   std::array<int, kSlots> slotGroup{};  // capture index per slot, 0 when absent
   // A cheap test that rules the row out: the row's first bytes, and the literal every
@@ -70,14 +76,14 @@ struct CompiledRow {
   std::array<bool, 256> first{};
   std::string literal;
   unsigned char nextLo = 0, nextHi = 255;  // the byte after `literal`
-  std::string_view needs;                  // the row's declared literal
+  std::optional<RareByteLiteral> needs;    // the row's declared literal
   bool logger = false;                     // a Logger row
   bool mayStart(std::string_view s, std::string_view window) const {
     if (s.size() <= literal.size() || !first[static_cast<unsigned char>(s[0])] ||
         s.compare(0, literal.size(), literal) != 0)
       return false;
     const auto next = static_cast<unsigned char>(s[literal.size()]);
-    return next >= nextLo && next <= nextHi && (needs.empty() || window.find(needs) != std::string_view::npos);
+    return next >= nextLo && next <= nextHi && (!needs || needs->in(window));
   }
 };
 
@@ -137,13 +143,16 @@ CompiledRow compileRow(const PrefixFamily& f) {
   if (!c.re->ok()) throw std::logic_error("bad line prefix pattern " + std::string(f.name) + ": " + c.re->error());
   c.groups = c.re->NumberOfCapturingGroups();
   if (c.groups >= 16) throw std::logic_error("line prefix " + std::string(f.name) + ": too many groups");
+  if (f.kind != PrefixKind::Logger) c.program = AnchoredProgram::compile(f.pattern);
+  if (c.program && c.program->groups() != c.groups)
+    throw std::logic_error("line prefix " + std::string(f.name) + ": its automaton counts its groups differently");
   for (const auto& [name, index] : c.re->NamedCapturingGroups())
     for (std::size_t slot = 0; slot < kSlots; ++slot)
       if (kSlotNames[slot].first == name) c.slotGroup[slot] = index;
   setGate(f, c);
   if (withoutEscapes(f.pattern).find(f.needs) == std::string::npos)
     throw std::logic_error("line prefix " + std::string(f.name) + ": its needed literal is not in its pattern");
-  c.needs = f.needs;
+  if (!f.needs.empty()) c.needs.emplace(f.needs);
   c.logger = f.kind == PrefixKind::Logger;
   return c;
 }
@@ -199,10 +208,6 @@ std::string_view levelWord(std::string_view level) {
   }
 }
 
-bool endsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // pdsh hosts: "localhost", an IPv4 address, or a name with letters and a digit that is not
 // an exception name ("RuntimeError2: "); "ninja: " and "2024-02-03: " are not hosts.
 bool plausibleHost(std::string_view host) {
@@ -216,7 +221,7 @@ bool plausibleHost(std::string_view host) {
   }
   if (!digit) return false;
   if (!alpha) return dots == 3 && host.find_first_not_of("0123456789.") == std::string_view::npos;
-  return !(endsWith(host, "Error") || endsWith(host, "Exception") || endsWith(host, "Warning"));
+  return !(host.ends_with("Error") || host.ends_with("Exception") || host.ends_with("Warning"));
 }
 
 using Pieces = std::array<re2::StringPiece, 16>;
@@ -300,7 +305,94 @@ bool capture(const CompiledRow& c, std::size_t row, const re2::StringPiece& wind
   return true;
 }
 
+// The row's match on the window: a remembered tag where one is proved to stand for it, else
+// RE2's (then remembered, when the row's matches repeat).
+bool matchRow(const CompiledRow& c, std::size_t row, const re2::StringPiece& window, Pieces& p, PrefixMemo* memo) {
+  if (memo && c.program) {
+    if (const PrefixMemo::Tag* t = memo->findTag(row, std::string_view(window.data(), window.size()))) {
+      memo->tagFound(row);
+      p[0] = re2::StringPiece(window.data(), t->text.size());
+      return recall(*t, row, p[0], c.groups, p);
+    }
+  }
+  if (!capture(c, row, window, p, memo)) return false;
+  if (memo && c.program) {
+    const std::string_view matched(p[0].data(), p[0].size());
+    if (PrefixMemo::Tag* t = memo->tagToFill(row, matched)) {
+      remember(*t, row, p[0], c.groups, p);
+      t->continuing = c.program->continuations(matched);
+    }
+  }
+  return true;
+}
+
 }  // namespace
+
+namespace {
+
+// A tag is looked up at every peel: its first and last eight bytes and its length pick the
+// slot, which costs a few instructions where a hash of every byte costs dozens.
+std::uint64_t tagHash(std::size_t row, std::string_view text) {
+  std::uint64_t h = (text.size() + (row << 8)) * 0x9E3779B97F4A7C15ull;
+  if (text.size() >= 8) {
+    std::uint64_t head = 0, tail = 0;
+    std::memcpy(&head, text.data(), 8);
+    std::memcpy(&tail, text.data() + text.size() - 8, 8);
+    h ^= head * 0xC2B2AE3D27D4EB4Full;
+    h ^= std::rotl(tail * 0x165667B19E3779F9ull, 31);
+  } else {
+    for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ull;
+  }
+  // Multiplication carries low bits upwards only: fold the high bits down (murmur's finaliser).
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDull;
+  h ^= h >> 33;
+  h *= 0xC4CEB9FE1A85EC53ull;
+  return h ^ (h >> 33);
+}
+
+}  // namespace
+
+// Two slots per tag (the least recently used one is refilled), so that two tags that
+// hash alike do not push each other out on every line.
+std::array<PrefixMemo::Tag*, 2> PrefixMemo::tagSlots(std::size_t row, std::string_view text) {
+  const std::uint64_t h = tagHash(row, text);
+  return {&tags_[h % kTagSlots], &tags_[(h >> 32) % kTagSlots]};
+}
+
+const PrefixMemo::Tag* PrefixMemo::findTag(std::size_t row, std::string_view window) {
+  if (row >= kRows) return nullptr;
+  for (const std::uint16_t length : rowStats_[row].lengths) {
+    if (length == 0) break;
+    if (length > window.size()) continue;
+    const std::string_view head = window.substr(0, length);
+    for (Tag* t : tagSlots(row, head)) {
+      if (!t->used || t->row != row || t->text != head) continue;
+      // A byte that could continue the match: RE2 might find a longer one on this line.
+      if (length < window.size() && AnchoredProgram::contains(t->continuing, static_cast<unsigned char>(window[length])))
+        break;
+      t->lastUse = ++clock_;
+      return t;
+    }
+  }
+  return nullptr;
+}
+
+PrefixMemo::Tag* PrefixMemo::tagToFill(std::size_t row, std::string_view text) {
+  if (row >= kRows || text.empty() || text.size() > kTagBytes) return nullptr;
+  RowStats& r = rowStats_[row];
+  // A row whose matches seldom repeat is not worth the automaton's time.
+  if (r.stored >= 64 && r.hits < r.stored) return nullptr;
+  auto it = std::find(r.lengths.begin(), r.lengths.end(), text.size());
+  if (it == r.lengths.end()) it = std::find(r.lengths.begin(), r.lengths.end(), 0);
+  if (it == r.lengths.end()) return nullptr;
+  *it = static_cast<std::uint16_t>(text.size());
+  ++r.stored;
+  const auto [a, b] = tagSlots(row, text);
+  Tag* t = !a->used || (b->used && a->lastUse <= b->lastUse) ? a : b;
+  t->lastUse = ++clock_;
+  return t;
+}
 
 PrefixMemo::Slot& PrefixMemo::slotFor(std::size_t row, std::string_view text) {
   return slots_[(std::hash<std::string_view>{}(text) + row * 0x9E3779B97F4A7C15ull) % kSlots];
@@ -321,7 +413,7 @@ PrefixView parsePrefixView(std::string_view line, PrefixMemo* memo) {
     for (; rows != 0; rows &= rows - 1) {
       const auto r = static_cast<std::size_t>(std::countr_zero(rows));
       const CompiledRow& c = m.rows[r];
-      if (c.mayStart(s, std::string_view(window.data(), window.size())) && capture(c, r, window, p, memo) &&
+      if (c.mayStart(s, std::string_view(window.data(), window.size())) && matchRow(c, r, window, p, memo) &&
           apply(p, c.slotGroup, table[r], out)) {
         row = r;
         break;

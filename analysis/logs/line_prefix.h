@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -95,8 +96,31 @@ class PrefixMemo {
   };
   Slot& slotFor(std::size_t row, std::string_view text);
 
+  // Matches of the short tags ("worker-3: ", "[rank5]: ") and the bytes that could have
+  // made each longer: a line that starts with a remembered match followed by none of
+  // those bytes has that match (see AnchoredProgram), without RE2.
+  struct Tag : Slot {
+    std::array<std::uint64_t, 4> continuing{};
+    std::uint32_t lastUse = 0;
+  };
+  static constexpr std::size_t kTagSlots = 512;
+  static constexpr std::size_t kTagBytes = 64;
+  static constexpr std::size_t kTagLengths = 8;  // distinct match lengths looked up per row
+  static constexpr std::size_t kRows = 32;
+  const Tag* findTag(std::size_t row, std::string_view window);
+  Tag* tagToFill(std::size_t row, std::string_view text);  // nullptr: not worth remembering
+  void tagFound(std::size_t row) { ++rowStats_[row].hits; }
+
  private:
+  struct RowStats {
+    std::array<std::uint16_t, kTagLengths> lengths{};  // 0: unused
+    std::uint32_t stored = 0, hits = 0;
+  };
+  std::array<Tag*, 2> tagSlots(std::size_t row, std::string_view text);
   std::array<Slot, kSlots> slots_{};
+  std::array<Tag, kTagSlots> tags_{};
+  std::array<RowStats, kRows> rowStats_{};
+  std::uint32_t clock_ = 0;
 };
 
 PrefixView parsePrefixView(std::string_view line, PrefixMemo* memo = nullptr);

@@ -9,7 +9,8 @@ namespace {
 
 std::uint16_t pairKey(unsigned char a, unsigned char b) { return static_cast<std::uint16_t>((a << 8) | b); }
 
-// Higher is rarer in ordinary log text: lowercase letters and spaces are common.
+}  // namespace
+
 int byteRarity(unsigned char c) {
   if (c == ' ' || c == 'e' || c == 't' || c == 'a' || c == 'o' || c == 'i' || c == 'n' || c == 's' ||
       c == 'r' || c == 'l')
@@ -19,7 +20,26 @@ int byteRarity(unsigned char c) {
   return 2;
 }
 
-}  // namespace
+RareByteLiteral::RareByteLiteral(std::string_view text) : text_(text) {
+  for (std::size_t k = 1; k < text.size(); ++k)
+    if (byteRarity(static_cast<unsigned char>(text[k])) > byteRarity(static_cast<unsigned char>(text[anchor_])))
+      anchor_ = k;
+}
+
+bool RareByteLiteral::in(std::string_view s) const {
+  if (text_.empty()) return true;
+  if (s.size() < text_.size()) return false;
+  const char* p = s.data() + anchor_;
+  const char* last = s.data() + (s.size() - text_.size()) + anchor_;  // the last place the anchor can be
+  while (p <= last) {
+    const void* hit = std::memchr(p, text_[anchor_], static_cast<std::size_t>(last - p) + 1);
+    if (!hit) return false;
+    p = static_cast<const char*>(hit);
+    if (std::memcmp(p - anchor_, text_.data(), text_.size()) == 0) return true;
+    ++p;
+  }
+  return false;
+}
 
 LiteralPrefilter::LiteralPrefilter(std::vector<std::string> literals) : literals_(std::move(literals)) {
   for (std::uint32_t i = 0; i < literals_.size(); ++i) {

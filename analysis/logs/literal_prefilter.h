@@ -12,6 +12,21 @@
 
 namespace dsls::logs {
 
+// Higher is rarer in ordinary log text: lowercase letters and spaces are common.
+int byteRarity(unsigned char c);
+
+// One literal looked for by its rarest byte: memchr skips to the few places it can start,
+// where a search by its first byte (a space, say) would stop at every word.
+class RareByteLiteral {
+ public:
+  explicit RareByteLiteral(std::string_view text);
+  bool in(std::string_view s) const;
+
+ private:
+  std::string_view text_;
+  std::size_t anchor_ = 0;  // offset of the rarest byte in text_
+};
+
 class LiteralPrefilter {
  public:
   explicit LiteralPrefilter(std::vector<std::string> literals);

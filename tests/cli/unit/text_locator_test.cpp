@@ -68,3 +68,27 @@ TEST_CASE("long runs between offsets are counted as byte by byte") {
   }
   CHECK(reference.at(text.size()).line == 51);
 }
+
+TEST_CASE("whole lines between offsets are counted in bulk as byte by byte") {
+  // Lines ending in "\n" only (the bulk path), a few with "\r", UTF-8 on most; offsets and
+  // wanted lines far apart, fed in chunks of several sizes.
+  std::string text;
+  for (int i = 0; i < 300; ++i)
+    text += (i % 5 ? "\xC3\xA9t\xC3\xA9 " : "plain ") + std::to_string(i) + (i % 97 == 0 ? "\r\n" : i % 89 == 0 ? "\r" : "\n");
+  std::vector<std::size_t> every, sparse, wanted;
+  for (std::size_t o = 0; o <= text.size(); ++o) every.push_back(o);
+  for (std::size_t o = 3; o <= text.size(); o += 211) sparse.push_back(o);
+  for (std::size_t o = 100; o <= text.size(); o += 499) wanted.push_back(o);
+  const auto reference = dsls::cli::locate(text, every, wanted);
+  for (std::size_t chunk : {1u, 5u, 64u, 100000u}) {
+    TextLocator split(sparse, wanted);
+    for (std::size_t i = 0; i < text.size(); i += chunk) split.feed(std::string_view(text).substr(i, chunk));
+    split.finish();
+    for (auto o : sparse) {
+      CHECK(split.at(o).line == reference.at(o).line);
+      CHECK(split.at(o).column == reference.at(o).column);
+    }
+    for (auto o : wanted) CHECK(split.lineText(o) == reference.lineText(o));
+  }
+  CHECK(reference.at(text.size()).line == 301);
+}

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/logs/anchored_program.h"
 #include "analysis/logs/fingerprints.h"
 #include "analysis/logs/line_prefix.h"
 #include "analysis/logs/literal_prefilter.h"
@@ -121,4 +122,73 @@ TEST_CASE("prefixes parsed with remembered captures equal those parsed afresh") 
     const std::string copy = line;
     CHECK_MESSAGE(describe(dsls::logs::parsePrefixView(copy, &memo)) == fresh, line);
   }
+}
+
+TEST_CASE("a remembered tag stands for a line only where no longer match can start") {
+  // The first line teaches the memo "[rank3]:" and "node-1: "; on the later lines a byte
+  // after them continues the match, which a stale tag would cut short.
+  const std::vector<std::string> lines = {
+      "[rank3]:[E501 10:00:00.000000 ProcessGroupNCCL.cpp:607] [Rank 3] Watchdog caught collective operation timeout",
+      "[rank3]: RuntimeError: boom",
+      "[rank3]:  two spaces",
+      "node-1: [rank3]:x",
+      "node-1: node-2: [rank3]: y",
+      "> > [rank3]: quoted",
+      "> [rank3]:",
+      ">> [rank3]: z",
+  };
+  dsls::logs::PrefixMemo memo;
+  for (int round = 0; round < 3; ++round)
+    for (const std::string& line : lines)
+      CHECK_MESSAGE(describe(dsls::logs::parsePrefixView(line, &memo)) == describe(dsls::logs::parsePrefixView(line)),
+                    line);
+  CHECK(dsls::logs::parsePrefixView("[rank3]: RuntimeError: boom", &memo).message == "RuntimeError: boom");
+}
+
+TEST_CASE("prefixes parsed through remembered tags equal fresh ones on fixture lines with a byte put in") {
+  // Each fixture line that has a prefix, with one byte inserted near its start: the memo has
+  // seen the line itself, so its tags are tried on texts that continue them differently.
+  dsls::logs::PrefixMemo memo;
+  std::size_t variants = 0;
+  for (const std::string& line : fixtureLines()) {
+    if (dsls::logs::parsePrefixView(line).familyMask == 0) continue;
+    for (std::size_t at = 1; at < std::min<std::size_t>(line.size(), 24); ++at)
+      for (const char inserted : std::string_view(" :]0a[>-|")) {
+        const std::string variant = line.substr(0, at) + inserted + line.substr(at);
+        dsls::logs::parsePrefixView(line, &memo);
+        CHECK_MESSAGE(describe(dsls::logs::parsePrefixView(variant, &memo)) ==
+                          describe(dsls::logs::parsePrefixView(variant)),
+                      variant);
+        ++variants;
+      }
+  }
+  CHECK(variants > 10000);
+}
+
+TEST_CASE("a prefix pattern's automaton knows which bytes continue a match") {
+  using dsls::logs::AnchoredProgram;
+  const auto rank = AnchoredProgram::compile(R"(\[rank(?P<rank>\d{1,9})\]: ?)");
+  REQUIRE(rank);
+  CHECK(rank->groups() == 1);
+  const auto afterColon = rank->continuations("[rank3]:");
+  CHECK(AnchoredProgram::contains(afterColon, ' '));
+  CHECK_FALSE(AnchoredProgram::contains(afterColon, '['));
+  const auto afterSpace = rank->continuations("[rank3]: ");
+  for (unsigned b = 0; b < 256; ++b) CHECK_FALSE(AnchoredProgram::contains(afterSpace, static_cast<unsigned char>(b)));
+  const auto digits = rank->continuations("[rank3");
+  CHECK(AnchoredProgram::contains(digits, '7'));
+  CHECK(AnchoredProgram::contains(digits, ']'));
+  CHECK_FALSE(AnchoredProgram::contains(digits, 'x'));
+  const auto host = AnchoredProgram::compile(R"((?P<host>[A-Za-z0-9][\w.-]{0,3}): )");
+  REQUIRE(host);
+  CHECK(AnchoredProgram::contains(host->continuations("ab"), 'c'));
+  CHECK_FALSE(AnchoredProgram::contains(host->continuations("abcd"), 'e'));  // {0,3} is used up
+  CHECK(AnchoredProgram::contains(host->continuations("abcd"), ':'));
+  CHECK(AnchoredProgram::contains(AnchoredProgram::compile("(?:ab|a)c*?")->continuations("a"), 'b'));
+  // Assertions look past the match, other syntax is not understood: no automaton.
+  CHECK_FALSE(AnchoredProgram::compile(R"(INFO\b)"));
+  CHECK_FALSE(AnchoredProgram::compile(R"(^x)"));
+  CHECK_FALSE(AnchoredProgram::compile(R"((?i)x)"));
+  CHECK_FALSE(AnchoredProgram::compile(R"([[:alpha:]])"));
+  CHECK_FALSE(AnchoredProgram::compile(R"((a*)*)"));
 }

@@ -231,11 +231,15 @@ LogFinding desyncFinding(const State& s, const RootChoice& root, const WatchdogA
   f.initiating = true;
   f.initiatingRank = w.skewSuspect;
   f.rankScope = w.skewSuspect ? RankScope::One : RankScope::Unknown;
-  f.rankReason = w.skewSuspect
-                     ? fmt::format("Rank {} is the odd one out: {}. It is behind the others or on a different code "
-                                   "path.",
-                                   *w.skewSuspect, w.skewText)
-                     : "The ranks split into several groups (" + w.skewText + "), so no single rank stands out.";
+  if (w.skewSuspect && w.suspectOnlyBehind)
+    f.rankReason = fmt::format("Rank {} is behind: {}. With two ranks this is read from the sequence numbers alone: "
+                               "the rank behind is the likely one to have stopped or taken another code path.",
+                               *w.skewSuspect, w.skewText);
+  else if (w.skewSuspect)
+    f.rankReason = fmt::format("Rank {} is the odd one out: {}. It is behind the others or on a different code path.",
+                               *w.skewSuspect, w.skewText);
+  else
+    f.rankReason = "The ranks split into several groups (" + w.skewText + "), so no single rank stands out.";
   f.collateralRanks = root.collateralRanks;
   f.mechanism = std::string(info.mechanism);
   appendNote(f, w.skewText + ".");

@@ -21,6 +21,7 @@ struct WatchdogAnalysis {
   std::map<std::pair<long long, std::string>, std::vector<int>> groups;  // (SeqNum, OpType) -> ranks
   bool skew = false;
   std::optional<int> skewSuspect;
+  bool suspectOnlyBehind = false;  // two ranks: named from the SeqNums alone, not as an odd one out
   std::string skewText;
   std::vector<int> missing;  // ranks in 0..max that did not report a timeout
   std::vector<int> severalSeqRanks;  // ranks timing out at several SeqNums: more than one process group

@@ -135,6 +135,7 @@ TEST_CASE("every prefix family has a fixture that it peels") {
       {"metaflow-task", "2023-04-29 06:01:12.977 [177/train/578 (pid 28936)] [09c561ee-a44c-4795-967c-7183a83b3160] "
                         "OSError: [Errno 28] No space left on device"},
       {"nccl-debug", "gpu-node-3:2051:2301 [2] NCCL INFO Channel 00/24 : 0 1 2 3"},
+      {"stream-tag", "stderr: [E ProcessGroupNCCL.cpp:821] [Rank 1] Watchdog caught collective operation timeout"},
       {"pdsh-host", "worker-5: [rank22]: RuntimeError: boom"},
       {"deepspeed-logger", "[2024-02-03 11:48:17,107] [INFO] [launch.py:316:sigkill_handler] Killing subprocess 2"},
       {"bracket-timestamp", "[2024-11-20 14:37:16,123] [rank3]: RuntimeError: boom"},
@@ -210,6 +211,21 @@ TEST_CASE("Ray actor prefixes give a pid and the node's address, not a rank") {
   info = parsePrefixes("(WorkerDict pid=9, ip=10.1.2.3) [rank5]: RuntimeError: x");
   REQUIRE(info.rank);
   CHECK(*info.rank == 5);
+}
+
+TEST_CASE("a test harness's stdout: and stderr: tags are peeled before the rest, and only there") {
+  auto info = parsePrefixes("stderr: [E ProcessGroupNCCL.cpp:821] [Rank 1] Watchdog caught collective operation timeout");
+  REQUIRE(info.rank);
+  CHECK(*info.rank == 1);
+  CHECK(info.message == "Watchdog caught collective operation timeout");
+  info = parsePrefixes("stdout: [rank3]: RuntimeError: boom");
+  REQUIRE(info.rank);
+  CHECK(*info.rank == 3);
+  CHECK(info.message == "RuntimeError: boom");
+  // Not a tag: later in the line, another word, no space.
+  CHECK(parsePrefixes("[rank3]: stderr: boom").message == "stderr: boom");
+  CHECK(parsePrefixes("stdin: boom").message == "stdin: boom");
+  CHECK(parsePrefixes("stderr:boom").message == "stderr:boom");
 }
 
 TEST_CASE("quoted pastes and reporters' line numbers are peeled") {

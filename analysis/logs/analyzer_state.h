@@ -20,6 +20,8 @@ namespace dsls::logs {
 
 // The rank evidence of an NCCL debug line mapped through its process's Init line.
 inline constexpr std::string_view kNcclInitFamily = "nccl-debug pid mapped by its Init line";
+// The rank of an entry of torchrun's failure summary ("rank      : 4 (local_rank: 0)").
+inline constexpr std::string_view kTorchrunSummaryFamily = "torchrun summary";
 // The rank of a line of a job of several files, taken from its file's path.
 inline constexpr std::string_view kFileNameFamily = "the rank in the file's path";
 
@@ -143,6 +145,7 @@ struct TorchrunEntry {
   std::optional<int> rank, localRank;
   std::optional<long long> exitCode;
   std::string host, signal;
+  std::optional<double> time;        // its "time" field, seconds in the year
   std::optional<Evidence> evidence;  // the exitcode line, else the "[N]:" line
 };
 

@@ -275,8 +275,11 @@ LogFinding torchrunSummaryFinding(const State& s) {
     details.push_back(fmt::format("The summary lists {} first with exit code {}{}.", rank, *e.exitCode,
                                   meaning.empty() ? "" : " (" + meaning + ")"));
   }
-  f.rankReason = "torchrun's root-cause entry is the first exit it observed; the analysis does not take the rank "
-                 "from it.";
+  f.rankReason = torchrunRootCauseRank(s)
+                     ? "torchrun's root-cause entry (exit code 1, no other failures) gives the initiating rank: see "
+                       "the worker-exit finding."
+                     : "torchrun's root-cause entry is the first exit it observed; the analysis does not take the "
+                       "rank from it.";
   for (const auto& d : details) appendNote(f, d);
   return f;
 }

@@ -40,6 +40,13 @@ std::optional<RootRank> torchrunRootCauseRank(const State& s) {
   return out;
 }
 
+bool rootCauseBeforeTimeouts(const State& s, const WatchdogAnalysis& w) {
+  if (!w.firstTime || !torchrunRootCauseRank(s)) return false;
+  for (const auto& e : s.torchrunEntries)
+    if (e.rootCause) return e.time && *e.time < *w.firstTime;
+  return false;
+}
+
 std::optional<RootRank> singleProcessRank(const State& s) {
   RootRank out;
   out.rank = 0;

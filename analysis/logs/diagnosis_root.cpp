@@ -63,9 +63,12 @@ RootRank rankFromFirstLine(const State& s, const Accumulator& root, const Watchd
   out.rank = root.firstRank;
   out.scope = RankScope::One;
   const bool fromFile = root.firstRankFamily == kFileNameFamily;
+  const bool fromSummary = root.firstRankFamily == kTorchrunSummaryFamily;
   out.reason = fmt::format("The first {} line ({}) {} {}{}{}.", root.id, firstLineRef(s, root),
-                           fromFile ? "is in the file of rank" : "carries the prefix of rank", *root.firstRank,
-                           fromFile ? "" : rankEvidenceNote(root),
+                           fromFile      ? "is in the file of rank"
+                           : fromSummary ? "is torchrun's failure-summary entry for rank"
+                                         : "carries the prefix of rank",
+                           *root.firstRank, fromFile || fromSummary ? "" : rankEvidenceNote(root),
                            fromFile ? fileRankNote(root.firstRankSource) : rankSourceNote(root.firstRankSource));
   if (root.failure == FailureId::HostOom && root.firstRankSource == RankSource::LocalPrefix)
     out.reason = fmt::format("torchrun reports local rank {} exiting with -9 ({}); it is the first exit torchrun "
@@ -203,11 +206,14 @@ RootChoice chooseRoot(const State& s, const WatchdogAnalysis& w) {
   const bool hung = !w.timeoutRanks.empty() || s.unrankedTimeouts > 0 || findAccumulator(s, FailureId::NcclWatchdogTimeout);
   // 4. a worker exit torchrun's agent saw first, when the log has no error of its own.
   const ExitObservation* agentExit = !c.root && !c.desync && !hung ? firstAgentExit(s) : nullptr;
-  const bool summaryExit = !c.root && !c.desync && !hung && !agentExit && !summaryOwnExitRanks(s).empty();
+  // 4b. or torchrun's root cause (exit code 1, no other failures), when it exited before the timeouts.
+  const bool summaryExit = !c.root && !c.desync && !agentExit && !summaryOwnExitRanks(s).empty() &&
+                           (!hung || rootCauseBeforeTimeouts(s, w));
   if (agentExit || summaryExit) {
     c.root = findAccumulator(s, FailureId::WorkerExit);
     if (c.root) {
       c.rank = agentExit ? agentExitRank(s, *agentExit) : summaryExitRank(s);
+      if (hung) c.rank.reason += " It exited before the first collective timeout, which waited for it.";
       c.rank.reason += " Its own error is not in this log.";
     }
   }

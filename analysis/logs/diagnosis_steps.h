@@ -49,6 +49,9 @@ struct RootRank {
 bool multiNode(const State& s);
 // torchrun's summary names one root cause, exit code 1 (an exception), and no other failures.
 std::optional<RootRank> torchrunRootCauseRank(const State& s);
+// The root-cause entry torchrunRootCauseRank reads exited before the first collective timeout
+// (both timestamped): the timeouts waited for it.
+bool rootCauseBeforeTimeouts(const State& s, const WatchdogAnalysis& w);
 // The launcher started a single process: it is rank 0.
 std::optional<RootRank> singleProcessRank(const State& s);
 // The same plain exception (type, message, raising line) from every process of the job, with

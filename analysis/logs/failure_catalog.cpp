@@ -83,6 +83,22 @@ const Entry kEntries[] = {
        "With CUDA_LAUNCH_BLOCKING=1 the traceback names the faulting kernel; after the fix the same steps run "
        "on that rank without the error.",
        "", ""},
+      {FailureId::CudaDeviceAssert, "CUDA device-side assertion failed (a sticky fault)", Severity::Error,
+       Tier::Primary, false,
+       "A kernel on this rank checked a condition on its inputs and it failed, most often an index out of "
+       "range: a label id outside the number of classes in the loss (`t >= 0 && t < n_classes`), or a token "
+       "id at or above the embedding size (`srcIndex < srcSelectDimSize`). The kernel prints the assertion "
+       "once per GPU thread that failed it. CUDA reports the error at a later call, and the fault is sticky: "
+       "every later CUDA call on this process fails with `device-side assert triggered`, so only the first "
+       "report is the cause. The other ranks then wait in their next collective and time out.",
+       "Check the data against the model: labels within [0, num_labels) (or the ignore index, usually -100), "
+       "token ids below the vocabulary size (a tokenizer with added tokens needs "
+       "`model.resize_token_embeddings(len(tokenizer))`), and position ids within the model's maximum "
+       "length. The assertion's text names the condition and the kernel names the operation.",
+       "Run one batch on the CPU or with CUDA_LAUNCH_BLOCKING=1 to get the Python line that fails, and check "
+       "that `labels.max() < num_labels` and `input_ids.max() < model.get_input_embeddings().num_embeddings` "
+       "hold on the data.",
+       "", ""},
       {FailureId::LauncherSighup, "Launcher stopped by SIGHUP (its terminal closed)", Severity::Error,
        Tier::Primary, false,
        "torchrun's agent (or the launcher) received signal 1, SIGHUP, and shut its workers down. SIGHUP is "

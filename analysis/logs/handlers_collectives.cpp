@@ -63,7 +63,9 @@ bool onWatchdogWork(const Hit& hit) {
 }
 
 bool onWatchdogTerminated(const Hit& hit) {
-  if (hit.lineAlsoHas(Fp::WatchdogTimeout) || hit.lineAlsoHas(Fp::CudaIllegalAccess)) return true;
+  if (hit.lineAlsoHas(Fp::WatchdogTimeout) || hit.lineAlsoHas(Fp::CudaIllegalAccess) ||
+      hit.lineAlsoHas(Fp::CudaDeviceAssert))
+    return true;
   return recordAbort(hit, occurrenceOf(hit.c));
 }
 

@@ -165,6 +165,16 @@ bool onCudaIllegalAccess(const Hit& hit) {
   return true;
 }
 
+// A device-side assertion: the kernel's line names the assertion that failed; the CUDA error
+// after it is the same fault, sticky like an illegal memory access.
+bool onCudaDeviceAssert(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::CudaDeviceAssert);
+  if (a && a->details.empty() && !hit.group("assertion").empty())
+    addDetail(a, fmt::format("The assertion that failed: `{}` in the kernel {}.",
+                             text::sanitize(hit.group("assertion"), 200), text::sanitize(hit.group("kernel"), 120)));
+  return true;
+}
+
 // torchrun's agent: "Received 1 death signal, shutting down workers", or the launcher's
 // "SignalException: Process N got signal: 1".
 bool onAgentSignal(const Hit& hit) {

@@ -9,8 +9,11 @@
 // The root-cause entry is the first exit torchrun observed, not a causal finding.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "analysis/logs/analyzer_ops.h"
 #include "analysis/logs/text_util.h"
+#include "analysis/logs/timestamps.h"
 
 namespace dsls::logs::detail {
 namespace {
@@ -51,7 +54,7 @@ void finishTorchrunEntry(State& s) {
     occ.evidence = *entry.evidence;
     occ.rank = entry.rank;
     occ.rankSource = entry.rank ? RankSource::Global : RankSource::None;
-    occ.rankFamily = "torchrun summary";
+    occ.rankFamily = kTorchrunSummaryFamily;
     Accumulator* a = record(s, FailureId::WorkerExit, occ);
     addDetail(a, "torchrun's failure summary lists workers that exited with a code of their own (1 is an uncaught "
                  "exception).");
@@ -61,6 +64,7 @@ void finishTorchrunEntry(State& s) {
     occ.evidence = *entry.evidence;
     occ.rank = entry.rank;
     occ.rankSource = entry.rank ? RankSource::Global : RankSource::None;
+    occ.rankFamily = kTorchrunSummaryFamily;
     Accumulator* a = record(s, FailureId::HostOom, occ);
     addDetail(a, fmt::format("torchrun's summary lists rank {} with exit code -9 (SIGKILL).",
                              entry.rank ? std::to_string(*entry.rank) : std::string("?")));
@@ -124,6 +128,11 @@ void stepTorchrunSummary(State& s, const LineContext& c, std::string_view messag
     entry.evidence = makeEvidence(c);
   } else if (name == "host") {
     entry.host = text::sanitize(value, 120);
+  } else if (name == "time") {
+    // "2024-08-20_11:37:36": torchrun joins the date and the time with '_'.
+    std::string stamp(value.substr(0, 40));
+    std::replace(stamp.begin(), stamp.end(), '_', ' ');
+    entry.time = secondsInYear(stamp);
   } else if (name == "traceback") {
     const std::size_t sig = value.find("(SIG");
     if (sig != std::string_view::npos) {

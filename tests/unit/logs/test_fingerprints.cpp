@@ -41,6 +41,11 @@ TEST_CASE("each fingerprint kind has a matching sample line") {
       {Fp::ScriptNotFound, "/usr/bin/python3: can't open file 'train_jonas.py': [Errno 2] No such file or directory"},
       {Fp::NcclWarn, "misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer node-2<44512>"},
       {Fp::CudaIllegalAccess, "RuntimeError: CUDA error: an illegal memory access was encountered"},
+      {Fp::CudaDeviceAssert, "RuntimeError: CUDA error: device-side assert triggered"},
+      {Fp::CudaDeviceAssert, "/opt/pytorch/pytorch/aten/src/ATen/native/cuda/Loss.cu:240: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [17,0,0] Assertion `t >= 0 && t < n_classes` failed."},
+      {Fp::CudaOom, "Cuda failure 2 'out of memory'"},
+      {Fp::CudaIllegalAccess, "Cuda failure 700 'an illegal memory access was encountered'"},
+      {Fp::WatchdogBoilerplate, "terminate called after throwing an instance of 'c10::DistBackendError'"},
       {Fp::AgentSignal, "torch.distributed.elastic.multiprocessing.api.SignalException: Process 8665 got signal: 1"},
       {Fp::CollectiveMismatch, "RuntimeError: Detected mismatch between collectives on ranks. Rank 1 is running collective: CollectiveFingerPrint(SequenceNumber=1OpType=BARRIER), but Rank 2 is running collective: CollectiveFingerPrint(SequenceNumber=0OpType=BARRIER)."},
       {Fp::Zero3TraceCache, "Invalidate trace cache @ step 0: expected module 0, but got module 6"},
@@ -160,7 +165,11 @@ TEST_CASE("ordinary training lines match nothing") {
         "(ActorModelRayActor pid=8249) 8800\t1.18\tray::ReferenceModelRayActor",
         "(raylet) memory monitor refresh set to 250 ms, usage threshold 0.95",
         // An actor stopped on purpose, and the exception named in a traceback's source line.
-        "The actor is dead because it was killed by `ray.kill`.", "    except ray.exceptions.ActorDiedError:"}) {
+        "The actor is dead because it was killed by `ray.kill`.", "    except ray.exceptions.ActorDiedError:",
+        // Python's own assertions and other C++ exceptions, and the advice CUDA prints with its errors.
+        "AssertionError: Assertion `x > 0` failed.", "terminate called after throwing an instance of 'std::bad_alloc'",
+        "For debugging consider passing CUDA_LAUNCH_BLOCKING=1. Compile with `TORCH_USE_CUDA_DSA` to enable "
+        "device-side assertions."}) {
     INFO(line);
     CHECK(kindsIn(line).empty());
   }

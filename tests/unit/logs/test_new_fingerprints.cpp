@@ -179,3 +179,40 @@ TEST_CASE("near misses: a missing file that is not the script, and other wording
     CHECK_FALSE(findingById(analyzeText(std::string("[rank0]: ") + line + "\n"), "script-not-found"));
   }
 }
+
+TEST_CASE("Megatron-LLaMA#14: a kernel's device-side assertion is its own failure, with the assertion named") {
+  const LogReport r = analyzeText(readFixture("real/megatronllama14-device-assert.log"));
+  const LogFinding& f = initiatingOf(r);
+  CHECK(f.id == "cuda-device-assert");
+  CHECK_FALSE(f.initiatingRank);
+  CHECK(f.mechanism.find("`t >= 0 && t < n_classes` in the kernel nll_loss_forward_reduce_cuda_kernel_2d") !=
+        std::string::npos);
+  // One finding for the lines every failing GPU thread prints.
+  CHECK(std::count_if(r.findings.begin(), r.findings.end(),
+                      [](const LogFinding& x) { return x.id == "cuda-device-assert"; }) == 1);
+}
+
+TEST_CASE("the CUDA error after a device-side assertion is the same fault, not a watchdog abort") {
+  const LogReport r = analyzeText(
+      "[rank0]:[E ProcessGroupNCCL.cpp:1515] [PG 0 Rank 0] Process group watchdog thread terminated with "
+      "exception: CUDA error: device-side assert triggered\n");
+  CHECK(initiatingOf(r).id == "cuda-device-assert");
+  CHECK_FALSE(findingById(r, "nccl-process-abort"));
+}
+
+TEST_CASE("NCCL's own report of a CUDA failure: out of memory, illegal access") {
+  const LogReport oom = analyzeText(readFixture("real/peft1703-interleaved-nccl-cuda-oom.log"));
+  CHECK(findingById(oom, "cuda-oom"));
+  const LogReport illegal = analyzeText("ncclUnhandledCudaError: Call to CUDA function failed.\nLast error:\n"
+                                        "Cuda failure 700 'an illegal memory access was encountered'\n");
+  CHECK(findingById(illegal, "cuda-illegal-memory-access"));
+}
+
+TEST_CASE("sglang#1693: the C++ runtime ending the process on the watchdog's exception is an abort") {
+  const LogReport r = analyzeText(readFixture("real/sglang1693-terminate-watchdog-frames.log"));
+  CHECK(findingById(r, "nccl-process-abort"));
+  CHECK(findingById(r, "nccl-watchdog-timeout"));
+  // Another C++ exception is not the watchdog's.
+  const LogReport other = analyzeText("terminate called after throwing an instance of 'std::bad_alloc'\n");
+  CHECK_FALSE(findingById(other, "nccl-process-abort"));
+}

@@ -125,6 +125,49 @@ TEST_CASE("torchrun's root cause with exit code 1 and no other failures names th
   CHECK_FALSE(initiating(killed).initiatingRank);
 }
 
+TEST_CASE("a root cause that exited before the other ranks timed out names its rank; one after them does not") {
+  const std::string summary =
+      "Failures:\n"
+      "  <NO_OTHER_FAILURES>\n"
+      "------------------------------------------------------------\n"
+      "Root Cause (first observed failure):\n"
+      "[0]:\n"
+      "  time      : 2024-08-20_TIME\n"
+      "  host      : workergpu008.cm.cluster\n"
+      "  rank      : 4 (local_rank: 0)\n"
+      "  exitcode  : CODE (pid: 793062)\n"
+      "  error_file: <N/A>\n"
+      "============================================================\n";
+  const std::string timeout =
+      "[rank0]:[E820 11:47:24.069865760 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation "
+      "timeout: WorkNCCL(SeqNum=2, OpType=_ALLGATHER_BASE, NumelIn=1, NumelOut=2, Timeout(ms)=600000) ran for "
+      "600023 milliseconds before timing out.\n";
+  auto log = [&](const std::string& time, const std::string& code) {
+    std::string text = summary;
+    text.replace(text.find("TIME"), 4, time);
+    text.replace(text.find("CODE"), 4, code);
+    return analyzeText(text + timeout);
+  };
+  const LogReport before = log("11:37:36", "1");
+  const LogFinding* root = before.initiatingFinding();
+  REQUIRE(root);
+  CHECK(root->id == "worker-exit");
+  REQUIRE(root->initiatingRank);
+  CHECK(*root->initiatingRank == 4);
+  CHECK(root->collateralRanks == std::vector<int>{0});
+  CHECK(root->rankReason.find("before the first collective timeout") != std::string::npos);
+  // Exited after the timeout: it may have been the timeout's own exception.
+  CHECK_FALSE(log("11:57:36", "1").initiatingFinding());
+  // SIGABRT, even before the timeout, names no rank: it is often the watchdog's own abort.
+  const LogReport aborted = log("11:37:36", "-6");
+  CHECK((!aborted.initiatingFinding() || !aborted.initiatingFinding()->initiatingRank));
+  // SIGKILL is read as the host's OOM killer, and its rank is the summary entry's, said so.
+  const LogReport killed = log("11:37:36", "-9");
+  REQUIRE(killed.initiatingFinding());
+  CHECK(killed.initiatingFinding()->rankReason.find("is torchrun's failure-summary entry for rank 4") !=
+        std::string::npos);
+}
+
 TEST_CASE("a single-process launch is rank 0") {
   const LogReport r = analyzeText(
       "[2024-11-20 14:37:00,000] [INFO] [launch.py:163:main] dist_world_size=1\n"

@@ -14,7 +14,8 @@ std::string metrics(const std::string& loss, const std::string& gradNorm, double
 }
 
 std::size_t stuckLines(const std::string& text) {
-  const LogFinding* f = findingById(analyzeText(text), "loss-stuck-zero");
+  const LogReport report = analyzeText(text);  // the finding points into it
+  const LogFinding* f = findingById(report, "loss-stuck-zero");
   return f ? f->evidenceTotal : 0;
 }
 

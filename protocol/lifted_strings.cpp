@@ -1,4 +1,5 @@
 #include "protocol/lifted_strings.h"
+#include "protocol/line_index.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -7,26 +8,7 @@ namespace dsls::protocol {
 namespace {
 
 constexpr std::size_t kBad = static_cast<std::size_t>(-1);
-
-bool inRange(unsigned char c, unsigned char lo, unsigned char hi) { return c >= lo && c <= hi; }
-
-// Length of the well-formed UTF-8 sequence at `p` (Unicode's table 3-7, as the JSON parser
-// checks it), or 0.
-std::size_t utf8Length(const unsigned char* p, const unsigned char* end) {
-  auto left = static_cast<std::size_t>(end - p);
-  auto cont = [&](std::size_t i, unsigned char lo = 0x80, unsigned char hi = 0xBF) {
-    return i < left && inRange(p[i], lo, hi);
-  };
-  unsigned char c = p[0];
-  if (inRange(c, 0xC2, 0xDF)) return cont(1) ? 2 : 0;
-  if (c == 0xE0) return cont(1, 0xA0) && cont(2) ? 3 : 0;
-  if (inRange(c, 0xE1, 0xEC) || inRange(c, 0xEE, 0xEF)) return cont(1) && cont(2) ? 3 : 0;
-  if (c == 0xED) return cont(1, 0x80, 0x9F) && cont(2) ? 3 : 0;
-  if (c == 0xF0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
-  if (inRange(c, 0xF1, 0xF3)) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-  if (c == 0xF4) return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : 0;
-  return 0;
-}
+constexpr std::size_t kMaxScanDepth = 1024;
 
 int hexValue(unsigned char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -123,8 +105,10 @@ std::size_t decodeString(const char* begin, const char* end, char* out) {
     } else if (c < 0x20) {
       return kBad;  // a raw control character is not allowed in a JSON string
     } else {
-      std::size_t n = utf8Length(p, e);
-      if (!n) return kBad;
+      // The line index's check of a sequence: 1 for a byte that starts none.
+      const std::size_t n =
+          utf8SequenceLength(std::string_view(reinterpret_cast<const char*>(p), static_cast<std::size_t>(e - p)), 0);
+      if (n < 2) return kBad;
       for (std::size_t i = 0; i < n; ++i) *o++ = p[i];
       p += n;
     }
@@ -177,6 +161,8 @@ class Scanner {
         if (close == std::string_view::npos || !onString(i + 1, close)) return false;
         i = close;
       } else if (c == '{' || c == '[') {
+        // parseOwnedMessage refuses deeper bodies first; this keeps a direct caller bounded too.
+        if (frames_.size() >= kMaxScanDepth) return false;
         frames_.push_back(Frame{c == '[', c == '{', 0, {}, {}});
       } else if (c == '}' || c == ']') {
         if (frames_.empty()) return false;

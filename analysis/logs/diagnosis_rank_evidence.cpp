@@ -19,17 +19,28 @@ bool multiNode(const State& s) {
   return hosts.size() > 1;
 }
 
-std::optional<RootRank> torchrunRootCauseRank(const State& s) {
-  if (!s.torchrunNoOtherFailures) return std::nullopt;
+namespace {
+
+// The summary's one root-cause entry when it is an uncaught exception (exit code 1) of a known
+// rank and no other failure is listed. Signals (-6, -9, -15) are often sent by the watchdog or
+// the agent after another rank failed: no rank from those.
+const TorchrunEntry* exceptionRootCause(const State& s) {
+  if (!s.torchrunNoOtherFailures) return nullptr;
   const TorchrunEntry* root = nullptr;
   for (const auto& e : s.torchrunEntries) {
     if (!e.rootCause) continue;
-    if (root) return std::nullopt;  // more than one root-cause entry
+    if (root) return nullptr;  // more than one root-cause entry
     root = &e;
   }
-  // Exit code 1 is an uncaught exception in that process. Signals (-6, -9, -15) are often
-  // sent by the watchdog or the agent after another rank failed: no rank from those.
-  if (!root || !root->rank || !root->exitCode || *root->exitCode != 1) return std::nullopt;
+  if (!root || !root->rank || !root->exitCode || *root->exitCode != 1) return nullptr;
+  return root;
+}
+
+}  // namespace
+
+std::optional<RootRank> torchrunRootCauseRank(const State& s) {
+  const TorchrunEntry* root = exceptionRootCause(s);
+  if (!root) return std::nullopt;
   RootRank out;
   out.rank = root->rank;
   out.scope = RankScope::One;
@@ -41,10 +52,8 @@ std::optional<RootRank> torchrunRootCauseRank(const State& s) {
 }
 
 bool rootCauseBeforeTimeouts(const State& s, const WatchdogAnalysis& w) {
-  if (!w.firstTime || !torchrunRootCauseRank(s)) return false;
-  for (const auto& e : s.torchrunEntries)
-    if (e.rootCause) return e.time && *e.time < *w.firstTime;
-  return false;
+  const TorchrunEntry* root = exceptionRootCause(s);
+  return root && root->time && w.firstTime && *root->time < *w.firstTime;
 }
 
 std::optional<RootRank> singleProcessRank(const State& s) {

@@ -129,8 +129,9 @@ inline Span<Node> Node::elements() const {
 template <typename T>
 class Arena {
  public:
-  // Copies `n` items into one contiguous run and returns its start (nullptr when n is 0).
-  const T* append(const T* first, std::size_t n) {
+  // Copies `n` items into one contiguous run and returns its start (nullptr when n is 0); the
+  // owner may still change what it appended.
+  T* append(const T* first, std::size_t n) {
     if (n == 0) return nullptr;
     if (chunks_.empty() || chunks_.back().capacity() - chunks_.back().size() < n) {
       chunks_.emplace_back().reserve(std::max(n, kChunkItems));

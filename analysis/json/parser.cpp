@@ -242,20 +242,7 @@ class Parser {
   [[gnu::noinline]] void parseWord(const Token& t, Node& n) {
     const std::string_view word = text_.substr(t.begin, t.end - t.begin);
     n.range = t.range();
-    if (word == "true" || word == "false") {
-      n.kind = Kind::Bool;
-      n.boolean = word == "true";
-      return;
-    }
-    if (word == "null") {
-      n.kind = Kind::Null;
-      return;
-    }
-    if (parseNumber(word, n.number)) {
-      n.kind = Kind::Number;
-      n.isInteger = std::isfinite(n.number) && std::trunc(n.number) == n.number;
-      return;
-    }
+    if (readLiteral(word, n)) return;
     n.kind = Kind::Invalid;
     n.string = store(utf8::sanitized(word));
     const char c = word.front();

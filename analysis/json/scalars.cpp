@@ -1,6 +1,7 @@
 #include "analysis/json/scalars.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
@@ -170,6 +171,22 @@ bool parseNumber(std::string_view word, double& value) {
   } else if (result.ec != std::errc()) {
     return false;
   }
+  return true;
+}
+
+bool readLiteral(std::string_view word, Node& n) {
+  if (word == "true" || word == "false") {
+    n.kind = Kind::Bool;
+    n.boolean = word == "true";
+    return true;
+  }
+  if (word == "null") {
+    n.kind = Kind::Null;
+    return true;
+  }
+  if (!parseNumber(word, n.number)) return false;
+  n.kind = Kind::Number;
+  n.isInteger = std::isfinite(n.number) && std::trunc(n.number) == n.number;
   return true;
 }
 

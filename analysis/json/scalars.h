@@ -22,4 +22,8 @@ std::optional<std::string_view> plainString(std::string_view text, const Token& 
 // range of a double become +-infinity or 0.
 bool parseNumber(std::string_view word, double& value);
 
+// Reads a Word token's text as true, false, null or a number: sets `n`'s kind and value and
+// returns true, or returns false: the text is no JSON value.
+bool readLiteral(std::string_view word, Node& n);
+
 }  // namespace dsls::json

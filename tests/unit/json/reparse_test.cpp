@@ -1,0 +1,191 @@
+// Reuse of a parsed document after an edit: where reparseAfterEdit answers, its document must be
+// the one a full parse of the new text gives, field by field; where the edit is not inside one
+// scalar value it must decline.
+#include <doctest/doctest.h>
+
+#include "analysis/json/reparse.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace dsls::json;
+
+namespace {
+
+std::string show(dsls::analysis::TextRange r) {
+  // Streamed: `"[" + std::to_string(...)` trips GCC 12's -Wrestrict false positive (PR 105329).
+  std::ostringstream out;
+  out << '[' << r.begin << ',' << r.end << ')';
+  return out.str();
+}
+
+// The first difference between two documents, or "" when they are the same.
+class Difference {
+ public:
+  std::string between(const Document& a, const Document& b) {
+    if (a.root.has_value() != b.root.has_value()) return "root present in one only";
+    if (a.root) node(*a.root, *b.root, "$");
+    if (!found_.empty()) return found_;
+    if (a.errors.size() != b.errors.size()) return "error count " + std::to_string(a.errors.size()) + " vs " +
+                                                    std::to_string(b.errors.size());
+    for (std::size_t i = 0; i < a.errors.size(); ++i) {
+      const SyntaxError &x = a.errors[i], &y = b.errors[i];
+      if (x.range != y.range || x.message != y.message || x.hjsonAccepts != y.hjsonAccepts)
+        return "error " + std::to_string(i) + ": " + show(x.range) + " " + x.message + " vs " + show(y.range) + " " +
+               y.message;
+    }
+    if (a.comments != b.comments) return "comments differ";
+    if (a.trailingCommas != b.trailingCommas) return "trailing commas differ";
+    if (a.duplicates.size() != b.duplicates.size()) return "duplicate count differs";
+    for (std::size_t i = 0; i < a.duplicates.size(); ++i) {
+      const DuplicateKey &x = a.duplicates[i], &y = b.duplicates[i];
+      if (x.path != y.path || x.first != y.first || x.duplicate != y.duplicate) return "duplicate " + x.path;
+    }
+    return "";
+  }
+
+ private:
+  void differs(const std::string& path, const std::string& what) {
+    if (found_.empty()) found_ = path + ": " + what;
+  }
+
+  void node(const Node& a, const Node& b, const std::string& path) {
+    if (!found_.empty()) return;
+    if (a.kind != b.kind) return differs(path, "kind");
+    if (a.range != b.range) return differs(path, "range " + show(a.range) + " vs " + show(b.range));
+    if (a.closed != b.closed || a.boolean != b.boolean || a.isInteger != b.isInteger) return differs(path, "flags");
+    if (a.kind == Kind::Number && a.number != b.number) return differs(path, "number");
+    if (a.string != b.string) return differs(path, "string '" + std::string(a.string) + "'");
+    if (a.members().size() != b.members().size()) return differs(path, "member count");
+    for (std::size_t i = 0; i < a.members().size(); ++i) {
+      const Member &x = a.members()[i], &y = b.members()[i];
+      if (x.key != y.key || x.keyRange != y.keyRange) return differs(path, "key " + std::string(x.key));
+      node(x.value, y.value, path + "." + std::string(x.key));
+    }
+    if (a.elements().size() != b.elements().size()) return differs(path, "element count");
+    for (std::size_t i = 0; i < a.elements().size(); ++i)
+      node(a.elements()[i], b.elements()[i], path + "[" + std::to_string(i) + "]");
+  }
+
+  std::string found_;
+};
+
+std::string edited(std::string text, std::size_t at, std::size_t erase, const std::string& insert) {
+  return text.replace(at, erase, insert);
+}
+
+// reparseAfterEdit's answer, checked against a full parse; whether it answered.
+bool reusedAndEqual(const std::string& before, const std::string& after) {
+  const Document old = parse(before);
+  std::optional<Document> reused = reparseAfterEdit(old, before, after);
+  if (!reused) return false;
+  const std::string difference = Difference().between(*reused, parse(after));
+  INFO("before: ", before);
+  INFO("after:  ", after);
+  CHECK_MESSAGE(difference.empty(), difference);
+  return true;
+}
+
+std::string readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST_CASE("the changed region is what lies between the common head and tail") {
+  const ChangedRegion r = changedRegion(R"({"stage": 2})", R"({"stage": 23})");
+  CHECK(r.begin == 11);
+  CHECK(r.oldEnd == 11);
+  CHECK(r.newEnd == 12);
+  const std::string big(5000, 'x');
+  const ChangedRegion far = changedRegion(big + "a" + big, big + "bc" + big);
+  CHECK(far.begin == 5000);
+  CHECK(far.oldEnd == 5001);
+  CHECK(far.newEnd == 5002);
+  const ChangedRegion same = changedRegion("abc", "abc");
+  CHECK(same.begin == 3);
+  CHECK(same.oldEnd == 3);
+  CHECK(same.newEnd == 3);
+}
+
+TEST_CASE("an edit inside one value reuses the tree and moves what follows") {
+  const std::string text =
+      "{\n  \"zero_optimization\": {\"stage\": 2, \"overlap_comm\": true},\n"
+      "  \"lr\": 0.0002, // comment\n  \"name\": \"run-a\",\n  \"list\": [1, null, \"x\",],\n  \"lr\": 1\n}\n";
+  const std::size_t stage = text.find('2');
+  CHECK(reusedAndEqual(text, edited(text, stage, 1, "3")));
+  CHECK(reusedAndEqual(text, edited(text, stage, 1, "123")));
+  CHECK(reusedAndEqual(text, edited(text, stage + 1, 0, "0")));  // typed after the digit
+  CHECK(reusedAndEqual(text, edited(text, stage, 0, "1")));      // typed before it
+  CHECK(reusedAndEqual(text, edited(text, text.find("true"), 4, "false")));
+  CHECK(reusedAndEqual(text, edited(text, text.find("null"), 4, "1e8")));
+  CHECK(reusedAndEqual(text, edited(text, text.find("run-a") + 5, 0, "\\n\\u00e9")));
+  CHECK(reusedAndEqual(text, edited(text, text.find("run-a"), 5, "")));
+  CHECK(reusedAndEqual(text, edited(text, text.find("run-a"), 1, "\xc3\xa9")));
+  CHECK(reusedAndEqual(text, text));
+}
+
+TEST_CASE("an edit that is not inside one value gets no reuse") {
+  const std::string text = "{\"stage\": 2, \"name\": \"a\", \"list\": [1, 2], \"bad\": tru, \"x\": 1 \"y\": 2}";
+  const Document old = parse(text);
+  auto declines = [&](const std::string& after) {
+    INFO("after: ", after);
+    CHECK_FALSE(reparseAfterEdit(old, text, after).has_value());
+  };
+  declines(edited(text, 2, 1, "S"));                             // in a key
+  declines(edited(text, text.find('2'), 0, " "));                // blanks before a value
+  declines(edited(text, text.find('2') + 1, 0, " "));            // blanks after it
+  declines(edited(text, text.find('2'), 1, "\"2\""));            // a number becomes a string
+  declines(edited(text, text.find('2'), 1, "2x"));               // no longer a number
+  declines(edited(text, text.find("\"a\"") + 1, 0, "\""));       // a quote splits the string
+  declines(edited(text, text.find("\"a\"") + 1, 0, "\\q"));      // a bad escape
+  declines(edited(text, text.find("\"a\"") + 1, 0, "\xff"));     // not UTF-8
+  declines(edited(text, text.find("1, 2"), 4, "12"));            // across two values
+  declines(edited(text, text.find("1, 2") + 1, 1, ""));          // a comma
+  declines(edited(text, text.find("tru"), 3, "true"));           // the value holds an error
+  declines(edited(text, 0, 1, ""));                              // the brace
+}
+
+TEST_CASE("every one-character edit of real configs and broken texts that is reused equals a full parse") {
+  std::vector<std::string> texts = {
+      "\xEF\xBB\xBF{\"a\": 1, \"b\": [true, false, null], \"c\": \"d\\te\"}",
+      "{\"a\": 1, \"a\": 2, /* c */ \"b\": {\"c\": 1e3, \"c\": -0.5},}",
+      "\"k\": 1,\n\"m\": \"v\"\n",  // no outer braces
+      "{\"a\": 1}, \"b\": 2}",      // an early '}'
+      "{\"a\": \"unclosed, \"b\": 3\n, \"c\": [1 2], \"d\": auto}",
+      "[1, -2.5, \"x\", {\"y\": [\"z\"]}]",
+      "42",
+  };
+  const std::filesystem::path fixtures = std::filesystem::path(DSLS_SOURCE_DIR) / "tests/fixtures/config/rules";
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(fixtures))
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  for (std::size_t i = 0; i < files.size(); i += 8) texts.push_back(readFile(files[i]));
+  REQUIRE(texts.size() > 20);
+
+  const std::vector<std::string> inserts = {"1", "0", "e", "-", ".", "a", "\"", "\\", "\\n", "\xc3\xa9", " ", ","};
+  std::size_t reused = 0, tried = 0;
+  for (const std::string& text : texts) {
+    // About 150 positions per text, spread over all of it.
+    const std::size_t step = std::max<std::size_t>(1, text.size() / 150);
+    for (std::size_t at = 0; at < text.size(); at += step) {
+      for (const std::string& insert : inserts) {
+        tried += 2;
+        reused += reusedAndEqual(text, edited(text, at, 0, insert));
+        reused += reusedAndEqual(text, edited(text, at, 1, insert));
+      }
+      ++tried;
+      reused += reusedAndEqual(text, edited(text, at, 1, ""));
+    }
+  }
+  // Edits in keys, blanks and punctuation are declined; a check that never reuses proves nothing.
+  MESSAGE("reused ", reused, " of ", tried, " edits");
+  CHECK(reused > 2000);
+}

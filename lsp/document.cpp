@@ -34,9 +34,10 @@ void Document::apply(protocol::ContentChange change, protocol::PositionEncoding 
     if (!kMayEditInPlace || text_.use_count() != 1) text_ = std::make_shared<std::string>(*text_);
     else std::atomic_thread_fence(std::memory_order_acquire);
     text_->replace(begin, end - begin, change.text);
+    lines_.edit(*text_, begin, end, change.text);
   }
   ++revision_;
-  reindex();
+  if (!change.range) reindex();
 }
 
 }  // namespace dsls::lsp

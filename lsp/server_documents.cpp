@@ -109,8 +109,9 @@ void Server::startAnalysis(const std::string& uri) {
   od->inFlightGeneration = generation;
   od->inFlightCancel = std::make_shared<std::atomic<bool>>(false);
   // The pool gets a snapshot of every input; the strand keeps ownership of the live document.
+  // The last analysis goes too: an edit inside one value of a ds_config reuses its parse.
   boost::asio::post(pool_, [this, uri, generation, language = od->doc->languageId(), text = od->doc->sharedText(),
-                            settings = settings_, roots = workspaceRoots_,
+                            previous = od->analysis, settings = settings_, roots = workspaceRoots_,
                             cancel = analysis::Cancellation(od->inFlightCancel)]() mutable {
     std::shared_ptr<const analysis::DocumentAnalysis> result;
     std::vector<std::string> projectErrors;
@@ -124,7 +125,7 @@ void Server::startAnalysis(const std::string& uri) {
       } else {
         workspace::detectWorkspaceVersions(roots, settings);
       }
-      result = analysis::analyzeDocument(uri, language, std::move(text), settings, std::nullopt, cancel);
+      result = analysis::analyzeDocument(uri, language, std::move(text), settings, std::nullopt, cancel, previous.get());
     } catch (const analysis::Cancelled&) {
       // Superseded: no result; analysisDone drops it like any stale one.
       log_.debug("the analysis of {} generation {} stopped: the document changed", uri, generation);

@@ -58,6 +58,21 @@ LineIndex::LineIndex(std::string_view text) : text_(text) {
   }
 }
 
+void LineIndex::edit(std::string_view newText, std::size_t begin, std::size_t oldEnd, std::string_view inserted) {
+  // Starts in (begin, oldEnd] follow a '\n' that the edit removed; those after it move.
+  const auto first = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), begin);
+  const auto last = std::upper_bound(first, lineStarts_.end(), oldEnd);
+  const auto clamp = [](std::size_t offset) { return static_cast<std::uint32_t>(std::min<std::size_t>(offset, UINT32_MAX)); };
+  const std::int64_t delta = static_cast<std::int64_t>(inserted.size()) - static_cast<std::int64_t>(oldEnd - begin);
+  std::vector<std::uint32_t> added;
+  for (std::size_t i = inserted.find('\n'); i != std::string_view::npos; i = inserted.find('\n', i + 1))
+    added.push_back(clamp(begin + i + 1));
+  for (auto it = last; it != lineStarts_.end(); ++it) *it = clamp(static_cast<std::size_t>(*it + delta));
+  const auto at = lineStarts_.erase(first, last);
+  lineStarts_.insert(at, added.begin(), added.end());
+  text_ = newText;
+}
+
 std::size_t LineIndex::lineStart(std::uint32_t line) const {
   return lineStarts_[std::min<std::size_t>(line, lineStarts_.size() - 1)];
 }

@@ -26,6 +26,11 @@ class LineIndex {
   LineIndex() = default;
   explicit LineIndex(std::string_view text);  // the text must outlive the index
 
+  // The index of `newText`, which is the indexed text with [begin, oldEnd) replaced by
+  // `inserted`: the line starts after the edit move and those inside it are replaced, without
+  // reading the rest of the text again.
+  void edit(std::string_view newText, std::size_t begin, std::size_t oldEnd, std::string_view inserted);
+
   std::size_t lineCount() const { return lineStarts_.size(); }
   // Byte offset of the start of `line` (clamped to the last line).
   std::size_t lineStart(std::uint32_t line) const;

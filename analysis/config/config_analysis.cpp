@@ -3,6 +3,7 @@
 #include "analysis/config/rule.h"
 #include "analysis/config/rules/text_encoding.h"
 #include "analysis/core/limits.h"
+#include "analysis/json/reparse.h"
 
 #include <algorithm>
 
@@ -10,20 +11,27 @@ namespace dsls::analysis {
 
 namespace {
 
-json::Document parseCancellable(const std::string& text, const Cancellation& cancel) {
+json::Document parseReusing(const std::string& text, const Cancellation& cancel, const ConfigAnalysis* previous,
+                            bool& reused) {
   json::ParseOptions options;
   options.cancel = cancel;
+  if (previous) {
+    if (auto doc = json::reparseAfterEdit(previous->document(), previous->text(), text, options)) {
+      reused = true;
+      return std::move(*doc);
+    }
+  }
   return json::parse(text, options);
 }
 
 }  // namespace
 
 ConfigAnalysis::ConfigAnalysis(std::shared_ptr<const std::string> text, const Settings& settings,
-                               const Cancellation& cancel)
+                               const Cancellation& cancel, const ConfigAnalysis* previous)
     : text_(text ? std::move(text) : std::make_shared<const std::string>()),
       syntaxOnly_(text_->size() > kMaxConfigBytes),
       settings_(settings),
-      doc_(parseCancellable(*text_, cancel)),
+      doc_(parseReusing(*text_, cancel, previous, reusedParse_)),
       model_(config::buildModel(doc_, settings_)) {
   cancel.throwIfRequested();
   // Bytes that are not text: one finding says so, rather than one per byte run and rule.

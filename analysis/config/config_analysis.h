@@ -17,8 +17,11 @@ namespace dsls::analysis {
 class ConfigAnalysis {
  public:
   // The text is shared (the server's open document keeps the same one); nodes point into it.
-  // A requested `cancel` stops it between steps with analysis::Cancelled.
-  ConfigAnalysis(std::shared_ptr<const std::string> text, const Settings& settings, const Cancellation& cancel = {});
+  // A requested `cancel` stops it between steps with analysis::Cancelled. `previous`, the
+  // analysis of an earlier text of the same document, lets an edit inside one value reuse its
+  // parse (json/reparse.h); the result is the same without it.
+  ConfigAnalysis(std::shared_ptr<const std::string> text, const Settings& settings, const Cancellation& cancel = {},
+                 const ConfigAnalysis* previous = nullptr);
   ConfigAnalysis(std::string text, const Settings& settings)
       : ConfigAnalysis(std::make_shared<const std::string>(std::move(text)), settings) {}
   ConfigAnalysis(const ConfigAnalysis&) = delete;  // the model points into the document
@@ -34,10 +37,13 @@ class ConfigAnalysis {
   // as JSON ran (syntax, comments and trailing commas, duplicate keys), and the editor
   // features that read the config answer nothing.
   bool syntaxOnly() const { return syntaxOnly_; }
+  // The tree is the previous analysis's, moved past an edit inside one value (no parse ran).
+  bool reusedParse() const { return reusedParse_; }
 
  private:
   std::shared_ptr<const std::string> text_;
   bool syntaxOnly_;
+  bool reusedParse_ = false;
   Settings settings_;
   json::Document doc_;
   config::ConfigModel model_;

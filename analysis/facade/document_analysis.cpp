@@ -26,7 +26,7 @@ void applyRuleOverrides(std::vector<Finding>& findings, const Settings& settings
 std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::string_view languageId,
                                                         std::shared_ptr<const std::string> text,
                                                         const Settings& settings, std::optional<DocumentKind> kind,
-                                                        const Cancellation& cancel) {
+                                                        const Cancellation& cancel, const DocumentAnalysis* previous) {
   auto result = std::make_shared<DocumentAnalysis>();
   result->kind = kind ? *kind : classifyDocument(name, languageId, *text, settings);
   result->name = std::move(name);
@@ -34,7 +34,8 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::s
   switch (result->kind) {
     case DocumentKind::DsConfig: {
       // The config analysis shares the caller's text: no copy of it.
-      auto config = std::make_shared<ConfigAnalysis>(std::move(text), settings, cancel);
+      auto config = std::make_shared<ConfigAnalysis>(std::move(text), settings, cancel,
+                                                     previous ? previous->config.get() : nullptr);
       result->findings = config->findings();
       result->config = std::move(config);
       break;

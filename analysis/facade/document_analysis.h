@@ -36,12 +36,15 @@ struct DocumentAnalysis {
 
 // A requested `cancel` stops the analysis of a ds_config early with analysis::Cancelled.
 // `kind` given: the caller has decided what the document is (a file named as a config on the
-// command line); otherwise classifyDocument decides.
+// command line); otherwise classifyDocument decides. `previous`, the analysis of an earlier text
+// of the same document, makes an edit inside one value of a ds_config cheaper; the result does
+// not depend on it.
 std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::string_view languageId,
                                                         std::shared_ptr<const std::string> text,
                                                         const Settings& settings,
                                                         std::optional<DocumentKind> kind = std::nullopt,
-                                                        const Cancellation& cancel = {});
+                                                        const Cancellation& cancel = {},
+                                                        const DocumentAnalysis* previous = nullptr);
 inline std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::string_view languageId,
                                                                std::string text, const Settings& settings,
                                                                std::optional<DocumentKind> kind = std::nullopt) {

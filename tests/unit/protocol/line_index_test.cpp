@@ -79,3 +79,33 @@ TEST_CASE("serialize replaces invalid UTF-8 instead of throwing") {
   Json j = {{"text", std::string("a\xff")}};
   CHECK(serialize(j).find("a") != std::string::npos);
 }
+
+TEST_CASE("an edited index equals the index of the edited text") {
+  // A small linear congruential generator: the same edits on every machine.
+  std::uint32_t state = 12345;
+  auto next = [&](std::uint32_t bound) {
+    state = state * 1664525u + 1013904223u;
+    return (state >> 8) % bound;
+  };
+  const std::string pieces[] = {"", "a", "\n", "\r\n", "bc\nd", "\n\n", "xyz", "é\n"};
+  std::string text = "first\nsecond\r\nthird\n\nlast";
+  LineIndex idx(text);
+  for (int round = 0; round < 2000; ++round) {
+    const std::size_t begin = next(static_cast<std::uint32_t>(text.size() + 1));
+    const std::size_t end = std::min(text.size(), begin + next(6));
+    const std::string& inserted = pieces[next(8)];
+    text.replace(begin, end - begin, inserted);
+    idx.edit(text, begin, end, inserted);
+    const LineIndex fresh(text);
+    INFO("round ", round, " text '", text, "'");
+    REQUIRE(idx.lineCount() == fresh.lineCount());
+    for (std::uint32_t line = 0; line < fresh.lineCount(); ++line) {
+      REQUIRE(idx.lineStart(line) == fresh.lineStart(line));
+      REQUIRE(idx.lineContentEnd(line) == fresh.lineContentEnd(line));
+    }
+    if (text.size() > 400) {  // kept short so that every round compares every line
+      text.erase(0, 300);
+      idx = LineIndex(text);
+    }
+  }
+}

@@ -41,11 +41,6 @@ void printHelp() {
 void tuneHeapForDocuments() {
 #ifdef __GLIBC__
   mallopt(M_MMAP_THRESHOLD, 1 << 20);
-  // Setting that threshold also fixes the heap's trim threshold at 128 KiB, so the smaller
-  // blocks a superseded revision's tree freed went back to the system and were faulted in
-  // again by the next revision's: a quarter of an edit of the 5 MB config. Up to 32 MiB of them
-  // now stays for reuse; closing a document still trims the rest (Server::releaseMemorySoon).
-  mallopt(M_TRIM_THRESHOLD, 32 << 20);
 #endif
 }
 

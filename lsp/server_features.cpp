@@ -7,6 +7,7 @@
 #include "analysis/facade/features.h"
 #include "lsp/server.h"
 #include "lsp/to_lsp.h"
+#include "workspace/workspace_versions.h"
 
 #include <boost/asio/post.hpp>
 
@@ -108,11 +109,14 @@ void Server::onExecuteCommand(const protocol::ExecuteCommandParams& params, Repl
 
 void Server::diagnoseText(std::string text, Reply reply) {
   // Pasted logs can be large: analyse on the pool, answer on the strand.
-  boost::asio::post(pool_, [this, reply = std::move(reply), text = std::move(text)]() mutable {
+  // A selection has no file: the editor's settings and the workspace's pins name the versions.
+  boost::asio::post(pool_, [this, reply = std::move(reply), text = std::move(text), settings = settings_,
+                            roots = workspaceRoots_]() mutable {
     Json result;
     std::string failure;
     try {
-      result = analysis::diagnoseText(text);
+      workspace::detectWorkspaceVersions(roots, settings);
+      result = analysis::diagnoseText(text, settings);
     } catch (const std::exception& e) {
       failure = e.what();
     }

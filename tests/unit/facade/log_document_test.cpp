@@ -3,8 +3,11 @@
 #include <doctest/doctest.h>
 
 #include "analysis/core/cancel.h"
+#include "analysis/facade/diagnose_text.h"
 #include "analysis/facade/document_analysis.h"
 #include "analysis/logs/log_report.h"
+
+#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <memory>
@@ -53,4 +56,19 @@ TEST_CASE("a log analysis whose document changed stops with Cancelled") {
   auto result = analyseLog(big, {}, analysis::Cancellation(flag));
   REQUIRE(result->log);
   CHECK_FALSE(result->log->findings.empty());
+}
+
+TEST_CASE("a pasted selection takes the versions its settings name, and keeps those it prints") {
+  analysis::Settings settings;
+  settings.deepspeedVersion = "0.14.2";
+  settings.torchVersion = "2.3.1";
+  const nlohmann::json named = analysis::diagnoseText(kOomLog, settings);
+  CHECK(named["deepspeedVersion"] == "0.14.2");
+  CHECK(named["torchVersion"] == "2.3.1");
+  CHECK(analysis::diagnoseText(kOomLog)["deepspeedVersion"].is_null());
+  const nlohmann::json own = analysis::diagnoseText(
+      "[2024-01-01 00:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] DeepSpeed info: version=0.19.5, "
+      "git-hash=unknown, git-branch=unknown\n" + kOomLog,
+      settings);
+  CHECK(own["deepspeedVersion"] == "0.19.5");
 }

@@ -38,7 +38,7 @@ void printHelp() {
 // to the size of the last such block freed, after which tens of MB of a closed or superseded
 // document stay in the heap: the 50 MiB log peaked at 104 MiB instead of 59
 // (docs/benchmarks.md, "Large documents").
-void tuneHeapForDocuments() {
+void keepLargeBlocksMapped() {
 #ifdef __GLIBC__
   mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
@@ -47,7 +47,7 @@ void tuneHeapForDocuments() {
 int serve(dsls::lsp::LogLevel level) {
   // A client that disappears must surface as a write error, not kill the process.
   std::signal(SIGPIPE, SIG_IGN);
-  tuneHeapForDocuments();
+  keepLargeBlocksMapped();
   dsls::lsp::Logger log(level);
   dsls::lsp::Transport transport(STDIN_FILENO, STDOUT_FILENO, log);
   dsls::lsp::Server server(transport, log);

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -185,7 +186,10 @@ struct Document {
   // The storage the nodes refer to (moving the Document keeps its addresses).
   Arena<Member> memberArena;
   Arena<Node> elementArena;
-  Arena<char> stringPool;
+  std::shared_ptr<Arena<char>> stringPool = std::make_shared<Arena<char>>();
+  // A document reused after an edit (json/reparse.h) reads the strings it kept from the pools
+  // of the revisions before it, and holds them.
+  std::vector<std::shared_ptr<const Arena<char>>> olderPools;
 };
 
 struct ParseOptions {

@@ -82,7 +82,7 @@ class Parser {
   // is open per depth), then go to the document's arena when it ends: copied into a shared
   // chunk when few, adopted whole when many, so a huge object is never held twice.
   std::string_view store(std::string_view decoded) {
-    return {doc_.stringPool.append(decoded.data(), decoded.size()), decoded.size()};
+    return {doc_.stringPool->append(decoded.data(), decoded.size()), decoded.size()};
   }
 
   std::string_view storeString(const Token& t) {

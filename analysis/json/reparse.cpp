@@ -115,17 +115,23 @@ std::optional<Node> rereadScalar(const Node& old, std::string_view newText, std:
   return n;
 }
 
+// Revisions whose string pools a reused document may hold; past that its strings are copied
+// into its own pool, so that a long run of edits does not hold a long chain of pools.
+constexpr std::size_t kMaxOlderPools = 8;
+
 // Copies a tree into a new document: offsets at or after `movedFrom` move by `delta`, strings
-// go to the new pool, and the node `replaced` becomes `replacement`.
+// stay where they are (`copyStrings` false: the new document holds the old pools) or go to the
+// new pool, and the node `replaced` becomes `replacement`.
 class ShiftedCopy {
  public:
   ShiftedCopy(Document& out, std::size_t movedFrom, std::int64_t delta, const Node* replaced, const Node& replacement,
-              const analysis::Cancellation& cancel)
+              bool copyStrings, const analysis::Cancellation& cancel)
       : out_(out),
         movedFrom_(movedFrom),
         delta_(delta),
         replaced_(replaced),
         replacement_(replacement),
+        copyStrings_(copyStrings),
         cancel_(cancel) {}
 
   // `copy` starts as a bitwise copy of `old`, in its new place.
@@ -162,13 +168,17 @@ class ShiftedCopy {
   std::size_t shift(std::size_t offset) const {
     return offset >= movedFrom_ ? static_cast<std::size_t>(static_cast<std::int64_t>(offset) + delta_) : offset;
   }
-  std::string_view store(std::string_view s) { return {out_.stringPool.append(s.data(), s.size()), s.size()}; }
+  std::string_view store(std::string_view s) {
+    if (!copyStrings_) return s;
+    return {out_.stringPool->append(s.data(), s.size()), s.size()};
+  }
 
   Document& out_;
   std::size_t movedFrom_;
   std::int64_t delta_;
   const Node* replaced_;
   const Node& replacement_;
+  bool copyStrings_;
   analysis::Cancellation cancel_;
   std::size_t nodes_ = 0;
 };
@@ -207,12 +217,18 @@ std::optional<Document> reparseAfterEdit(const Document& old, std::string_view o
     edited = scalarHolding(*old.root, region.begin, region.oldEnd);
     if (!edited || errorNear(old, edited->range)) return std::nullopt;
     const auto newEnd = static_cast<std::size_t>(static_cast<std::int64_t>(edited->range.end) + delta);
-    std::optional<Node> reread = rereadScalar(*edited, newText, newEnd, out.stringPool);
+    std::optional<Node> reread = rereadScalar(*edited, newText, newEnd, *out.stringPool);
     if (!reread) return std::nullopt;
     replacement = *reread;
   }
+  const bool holdPools = old.olderPools.size() < kMaxOlderPools;
+  if (holdPools) {
+    out.olderPools = old.olderPools;
+    out.olderPools.push_back(old.stringPool);
+  }
   // Offsets from the end of the edited token on move; those before it stay.
-  ShiftedCopy copy(out, edited ? edited->range.end : oldText.size(), delta, edited, replacement, options.cancel);
+  ShiftedCopy copy(out, edited ? edited->range.end : oldText.size(), delta, edited, replacement, !holdPools,
+                   options.cancel);
   copy.fix(*old.root, out.root.emplace(*old.root));
   copyLists(old, copy, out);
   return out;

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -188,4 +189,22 @@ TEST_CASE("every one-character edit of real configs and broken texts that is reu
   // Edits in keys, blanks and punctuation are declined; a check that never reuses proves nothing.
   MESSAGE("reused ", reused, " of ", tried, " edits");
   CHECK(reused > 2000);
+}
+
+TEST_CASE("a long run of reused edits stays equal to full parses after the earlier documents are gone") {
+  std::string text = "{\"name\": \"run\", \"steps\": 0, \"tags\": [\"a\", \"b\"], \"nested\": {\"k\": \"v\"}}";
+  auto doc = std::make_unique<Document>(parse(text));
+  for (int i = 1; i <= 30; ++i) {
+    const std::size_t steps = text.find("\"steps\": ") + 9;
+    std::string next = text;
+    next.replace(steps, next.find(',', steps) - steps, std::to_string(i * 7));
+    std::optional<Document> reused = reparseAfterEdit(*doc, text, next);
+    REQUIRE(reused);
+    // The document it came from goes first: the strings the new one kept must not be its own.
+    doc = std::make_unique<Document>(std::move(*reused));
+    text = next;
+    INFO("edit ", i);
+    CHECK(Difference().between(*doc, parse(text)).empty());
+    CHECK(doc->olderPools.size() <= 8);
+  }
 }

@@ -180,6 +180,27 @@ TEST_CASE("a single-process launch is rank 0") {
   CHECK(*f.rankScope == RankScope::One);
 }
 
+// Accelerate prints its state ("Num processes: N"), the elastic agent its rendezvous result
+// ("global_world_sizes=[N, ...]"): both give the job's world size.
+TEST_CASE("the world size from Accelerate's state and the elastic agent's rendezvous") {
+  const std::string failure =
+      "Traceback (most recent call last):\n"
+      "  File \"/opt/train.py\", line 12, in <module>\n"
+      "KeyError: 'labels'\n";
+  const LogReport accelerate = analyzeText("Distributed environment: NO\nNum processes: 1\nProcess index: 0\n" + failure);
+  CHECK(accelerate.worldSize == 1);
+  const LogFinding& f = initiating(accelerate);
+  REQUIRE(f.initiatingRank);
+  CHECK(*f.initiatingRank == 0);
+  CHECK(f.rankReason.find("world size 1") != std::string::npos);
+  CHECK(analyzeText("stdout: Num processes: 8\nstdout: Process index: 6\n" + failure).worldSize == 8);
+  CHECK(analyzeText("  global_world_sizes=[4, 4, 4, 4]\n" + failure).worldSize == 4);
+  // Near misses: a count of data-loading workers, a setting echoed in a sentence.
+  CHECK_FALSE(analyzeText("Num processes for tokenization: 16\n" + failure).worldSize);
+  CHECK_FALSE(analyzeText("Using Num processes: 1 as the default\n" + failure).worldSize);
+  CHECK_FALSE(initiating(analyzeText("Num workers: 1\n" + failure)).initiatingRank);
+}
+
 TEST_CASE("a local rank on a multi-node job is not a global rank") {
   const LogReport r = analyzeText(
       "node-1: [default1]:Traceback (most recent call last):\n"

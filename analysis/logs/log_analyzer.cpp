@@ -309,6 +309,8 @@ void startTraceback(StreamState& st, const LineContext& c) {
   st.frames = 0;
   st.phase = 0;
   st.lastFrames.clear();
+  st.raisingCode.clear();
+  st.codeNext = false;
 }
 
 // rich's boxed traceback: the box (its top may be cut from a paste) stands for the frames;
@@ -359,6 +361,11 @@ std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, s
       st.lastFrames.push_back(text::sanitize(frame->function, 80) + " (" + text::sanitize(file, 80) + ":" +
                               std::to_string(frame->line) + ")");
       st.interruptions = 0;
+      st.raisingCode.clear();
+      st.codeNext = true;
+    } else if (st.codeNext) {
+      st.raisingCode = text::sanitize(text::trim(message), 240);
+      st.codeNext = false;
     }
     return std::nullopt;
   }
@@ -403,7 +410,10 @@ void detail::handleGenericException(State& s, const LineContext& c, const tb::Ex
       o.title = "Uncaught " + type;
       Accumulator* a = record(s, FailureId::PythonException, occ, o);
       if (!a) return;
-      if (a->total == 1) addDetail(a, type + (ex.text.empty() ? "" : ": " + text::sanitize(ex.text, 300)));
+      if (a->total == 1) {
+        addDetail(a, type + (ex.text.empty() ? "" : ": " + text::sanitize(ex.text, 300)));
+        a->raisingCode = s.streams[c.stream].raisingCode;
+      }
       noteExceptionSignature(*a, c, ex);
       return;
     }

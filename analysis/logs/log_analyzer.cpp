@@ -330,21 +330,38 @@ bool stepRichBox(StreamState& st, const LineContext& c, std::string_view message
   return true;
 }
 
+// After the first exception line of interleaved tracebacks, the other processes' exception
+// lines: unindented, within a few lines.
+std::optional<tb::ExceptionLine> interleavedExceptionLine(StreamState& st, std::string_view message, bool loggerLine) {
+  if (st.interleavedLeft == 0) return std::nullopt;
+  if (st.lineCount > st.interleavedUntil) {
+    st.interleavedLeft = 0;
+    return std::nullopt;
+  }
+  if (loggerLine || message.empty() || message[0] == ' ' || message[0] == '\t') return std::nullopt;
+  auto ex = tb::parseExceptionLine(message);
+  if (ex) --st.interleavedLeft;
+  return ex;
+}
+
 // Advances the stream's traceback state; returns the exception line that ends it.
 std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, std::string_view message,
                                                bool loggerLine) {
   StreamState& st = s.streams[c.stream];
   if (!loggerLine && stepRichBox(st, c, message)) return std::nullopt;
-  // A paste that starts inside a traceback, its header cut off, starts with a frame line.
-  const bool headless = !loggerLine && !st.inTraceback && st.lineCount == 1 && tb::parseFrame(message);
+  // A paste that starts inside a traceback, its header cut off, starts with a frame line; so
+  // does, after an exception line, the rest of another process's traceback interleaved with it.
+  const bool headless = !loggerLine && !st.inTraceback && tb::parseFrame(message);
   if (headless || (!loggerLine && tb::isTracebackStart(message))) {
     // A second header before an exception line is usually interleaved output of
-    // several processes without prefixes: restart rather than report.
+    // several processes without prefixes: restart rather than report, and count them.
+    const std::size_t open = st.inTraceback && !headless ? st.openTracebacks + 1 : 1;
     startTraceback(st, c);
+    st.openTracebacks = open;
     st.interruptions = 0;
     if (!headless) return std::nullopt;
   }
-  if (!st.inTraceback) return std::nullopt;
+  if (!st.inTraceback) return interleavedExceptionLine(st, message, loggerLine);
   if (loggerLine) {
     if (++st.interruptions > limits::kTracebackInterruptions) recordIncompleteTraceback(s, c.stream);
     return std::nullopt;
@@ -372,6 +389,9 @@ std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, s
   if (st.frames > 0) {
     if (auto ex = tb::parseExceptionLine(message)) {
       st.inTraceback = false;
+      st.interleavedLeft = st.openTracebacks > 1 ? st.openTracebacks - 1 : 0;
+      st.interleavedUntil = st.lineCount + limits::kInterleavedExceptionWindow;
+      st.openTracebacks = 0;
       return ex;
     }
   }

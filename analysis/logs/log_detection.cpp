@@ -2,8 +2,9 @@
 // by a rank/launcher/logger prefix on a line, a line only trainers print (Megatron's iteration
 // lines, a rich log line from a Python caller), or by anything the log analysis itself finds in
 // the head (a fingerprint, a multi-line failure, an exit summary); a plain Python traceback
-// counts only when its frames run through a training stack or the code it quotes handles the
-// distributed job (world size, ranks, torch.distributed).
+// counts only when its frames run through a training stack, the code it quotes handles the
+// distributed job (world size, ranks, torch.distributed), or several processes' tracebacks
+// are interleaved in it.
 #include <re2/re2.h>
 
 #include <array>
@@ -94,7 +95,30 @@ bool isTrainingStackFrame(std::string_view message) {
 
 struct LineSignals {
   bool training = false;  // a line only a training log has
-  bool trainingStack = false;  // a traceback through a training library or distributed-job code
+  bool trainingStack = false;  // a traceback through a training library or distributed-job code, or interleaved ones
+};
+
+// Tracebacks of several processes printed at once into one stream, without prefixes: a second
+// header before any exception line, or frames going on after the exception line. One script's
+// traceback does neither (a chained exception starts with its own header).
+class InterleavingWatch {
+ public:
+  void step(std::string_view message) {
+    if (tb::isTracebackStart(message)) {
+      if (open_) interleaved_ = true;
+      open_ = true;
+    } else if (tb::parseFrame(message)) {
+      if (!open_ && ended_) interleaved_ = true;
+      open_ = true;  // a paste may start inside a traceback
+    } else if (open_ && !message.empty() && message[0] != ' ' && tb::parseExceptionLine(message)) {
+      open_ = false;
+      ended_ = true;
+    }
+  }
+  bool interleaved() const { return interleaved_; }
+
+ private:
+  bool open_ = false, ended_ = false, interleaved_ = false;
 };
 
 // The code line a traceback quotes under a frame, when it handles the distributed job.
@@ -107,6 +131,7 @@ LineSignals scanLines(std::string_view head) {
   std::vector<FpMatch> matches;
   LineSignals signals;
   bool afterFrame = false;  // the previous line was a traceback frame: this one is its code
+  InterleavingWatch interleaving;
   LineSplitter splitter(
       [&](std::string_view line, std::size_t) {
         if (signals.training) return;
@@ -118,10 +143,12 @@ LineSignals scanLines(std::string_view head) {
         else if (isTrainingStackFrame(pv.message) || (afterFrame && isDistributedCode(pv.message)))
           signals.trainingStack = true;
         afterFrame = tb::parseFrame(pv.message).has_value();
+        interleaving.step(pv.message);
       },
       4096);
   splitter.feed(head);
   splitter.finish();
+  if (interleaving.interleaved()) signals.trainingStack = true;  // several processes: a distributed job
   return signals;
 }
 

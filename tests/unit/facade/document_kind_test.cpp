@@ -215,3 +215,24 @@ TEST_CASE("lines only trainers print mark a training log: HF Trainer banners, Me
   CHECK(kindOf("server.log", "[09:51:08] INFO     Server started on port 8000\n") == DocumentKind::Other);
   CHECK(kindOf("shell.txt", "[09:51:08] user@host:~$ ls\n") == DocumentKind::Other);
 }
+
+// pytorch 61803: several processes' tracebacks interleaved in one stream mark a job of several
+// processes, whatever the script; one script's tracebacks, one after the other or chained, do not.
+TEST_CASE("interleaved tracebacks of several processes are a training log") {
+  CHECK(kindOf("out.log", "  File \"test\", line 6, in d\n"
+                          "  File \"test\", line 6, in d\n"
+                          "    def a(): torch.ones()\n"
+                          "TypeError: ones() received an invalid combination of arguments\n"
+                          "    def d(): c()\n"
+                          "  File \"test\", line 5, in c\n"
+                          "TypeError: ones() received an invalid combination of arguments\n") == DocumentKind::Log);
+  CHECK(kindOf("out.log", "Traceback (most recent call last):\nTraceback (most recent call last):\n"
+                          "  File \"a.py\", line 1, in <module>\n  File \"a.py\", line 1, in <module>\n"
+                          "KeyError: 'x'\nKeyError: 'x'\n") == DocumentKind::Log);
+  // Near misses: two tracebacks one after the other, a chained exception.
+  const std::string one = "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n"
+                          "    f()\nKeyError: 'x'\n";
+  CHECK(kindOf("out.log", one + "retrying\n" + one) == DocumentKind::Other);
+  CHECK(kindOf("out.log", one + "\nDuring handling of the above exception, another exception occurred:\n\n" + one) ==
+        DocumentKind::Other);
+}

@@ -40,9 +40,6 @@ constexpr std::size_t kPidMap = 4096;
 constexpr std::size_t kHostRankEntries = 256;
 constexpr std::size_t kFramesKept = 6;
 constexpr std::size_t kTracebackInterruptions = 50;
-// Interleaved tracebacks of processes without prefixes: how many lines after the first
-// exception line the other processes' exception lines may still come.
-constexpr std::size_t kInterleavedExceptionWindow = 8;
 constexpr std::size_t kRichExceptionPieces = 12;  // lines of one wrapped exception message after a rich box
 constexpr std::size_t kRichExceptionBytes = 16384;  // and its bytes
 constexpr std::size_t kStuckRun = 3;  // consecutive identical metric values that count as "stuck"
@@ -83,6 +80,7 @@ struct StreamState {
   // lines interleaved. After the first exception line, the others' are still expected.
   std::size_t openTracebacks = 0;
   std::size_t interleavedLeft = 0, interleavedUntil = 0;
+  std::size_t exceptionEndedAt = 0;  // the stream line of the last exception line that ended a traceback
   std::size_t interruptions = 0;
   // rich's box: the display width of its bottom line and the stream line it ended on (the
   // exception line after it is wrapped at the console width, which the box shows).

@@ -350,8 +350,12 @@ std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, s
   StreamState& st = s.streams[c.stream];
   if (!loggerLine && stepRichBox(st, c, message)) return std::nullopt;
   // A paste that starts inside a traceback, its header cut off, starts with a frame line; so
-  // does, after an exception line, the rest of another process's traceback interleaved with it.
-  const bool headless = !loggerLine && !st.inTraceback && tb::parseFrame(message);
+  // does, just after an exception line, the rest of another process's traceback interleaved
+  // with it. A frame line elsewhere, with no traceback around it, starts nothing.
+  const bool afterException =
+      st.exceptionEndedAt > 0 && st.lineCount <= st.exceptionEndedAt + tb::kInterleavedWindow;
+  const bool headless =
+      !loggerLine && !st.inTraceback && (st.lineCount == 1 || afterException) && tb::parseFrame(message);
   if (headless || (!loggerLine && tb::isTracebackStart(message))) {
     // A second header before an exception line is usually interleaved output of
     // several processes without prefixes: restart rather than report, and count them.
@@ -390,7 +394,8 @@ std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, s
     if (auto ex = tb::parseExceptionLine(message)) {
       st.inTraceback = false;
       st.interleavedLeft = st.openTracebacks > 1 ? st.openTracebacks - 1 : 0;
-      st.interleavedUntil = st.lineCount + limits::kInterleavedExceptionWindow;
+      st.interleavedUntil = st.lineCount + tb::kInterleavedWindow;
+      st.exceptionEndedAt = st.lineCount;
       st.openTracebacks = 0;
       return ex;
     }

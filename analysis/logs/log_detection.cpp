@@ -99,25 +99,28 @@ struct LineSignals {
 };
 
 // Tracebacks of several processes printed at once into one stream, without prefixes: a second
-// header before any exception line, or frames going on after the exception line. One script's
-// traceback does neither (a chained exception starts with its own header).
+// header before any exception line, or frames going on just after the exception line. One
+// script's traceback does neither (a chained exception starts with its own header).
 class InterleavingWatch {
  public:
   void step(std::string_view message) {
+    ++line_;
     if (tb::isTracebackStart(message)) {
       if (open_) interleaved_ = true;
       open_ = true;
     } else if (tb::parseFrame(message)) {
-      if (!open_ && ended_) interleaved_ = true;
+      if (!open_ && ended_ && line_ <= endedAt_ + tb::kInterleavedWindow) interleaved_ = true;
       open_ = true;  // a paste may start inside a traceback
     } else if (open_ && !message.empty() && message[0] != ' ' && tb::parseExceptionLine(message)) {
       open_ = false;
       ended_ = true;
+      endedAt_ = line_;
     }
   }
   bool interleaved() const { return interleaved_; }
 
  private:
+  std::size_t line_ = 0, endedAt_ = 0;
   bool open_ = false, ended_ = false, interleaved_ = false;
 };
 

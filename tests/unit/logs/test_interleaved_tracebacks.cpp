@@ -80,4 +80,10 @@ TEST_CASE("near misses: one process's traceback, its exception printed again, a 
       "ValueError: later text\n");
   for (const LogFinding& f : chained.findings)
     if (f.id == "python-exception") CHECK(f.evidenceTotal == 1);
+  // A frame line long after the exception line, with no traceback around it, starts nothing.
+  std::string later = "Traceback (most recent call last):\n  File \"train.py\", line 10, in <module>\n"
+                      "    main()\nValueError: bad\n";
+  for (int i = 0; i < 20; ++i) later += "step " + std::to_string(i) + " done\n";
+  later += "  File \"train.py\", line 10, in <module>\nValueError: bad\n";
+  CHECK(exceptionFinding(analyzeText(later)).evidenceTotal == 1);
 }

@@ -118,6 +118,10 @@ RootRank rankWithoutPrefix(const State& s, const Accumulator& root, const Watchd
     return out;
   }
   out.reason = "The failure line carries no rank prefix, so the log does not say which rank failed.";
+  if (root.failure == FailureId::PythonException && root.total > 1 && root.unranked == root.total)
+    out.reason += fmt::format(" It is shown {} times (by several processes, or by one that retried), with nothing to "
+                              "tell them apart or order them.",
+                              root.total);
   if (root.failure == FailureId::HostOom)
     out.reason += " The launcher prints the exit code of the failed worker, but the command it prints is the last "
                   "one it built (the highest local rank), so that command does not identify the worker.";

@@ -34,6 +34,7 @@ TEST_CASE("interleaved tracebacks with their headers: one occurrence per process
   const LogReport r = analyzeText(kTwoInterleaved);
   CHECK(exceptionFinding(r).evidenceTotal == 2);
   CHECK_FALSE(exceptionFinding(r).initiatingRank);
+  CHECK(exceptionFinding(r).rankReason.find("It is shown 2 times") != std::string::npos);
   // With the world size known, two processes of two raising the same exception: every rank.
   const LogReport sized = analyzeText("[2024-01-01 10:00:00,000] [INFO] [launch.py:163:main] dist_world_size=2\n" +
                                       kTwoInterleaved);

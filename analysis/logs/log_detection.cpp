@@ -42,7 +42,9 @@ constexpr std::array kTrainingLines = {
 // Names in the code a traceback quotes that only a distributed training job uses: the
 // failing statement handles the job's sizes or ranks (`assert batch % world_size == 0`).
 constexpr const char* kDistributedCodePattern =
-    R"((?:^|[^\w.])(?:world_size|local_rank|global_rank|gradient_accumulation_steps|torch\.distributed|dist\.(?:get_rank|get_world_size|barrier|all_reduce|init_process_group)|deepspeed\.initialize|accelerator\.(?:prepare|backward|gather))\b)";
+    R"((?:^|[^\w.])(?:world_size|local_rank|global_rank|gradient_accumulation_steps|torch\.distributed|)"
+    R"(dist\.(?:get_rank|get_world_size|barrier|all_reduce|init_process_group)|deepspeed\.initialize|)"
+    R"(accelerator\.(?:prepare|backward|gather))\b)";
 
 // rich's log line ends in its caller's "file.py:N", right-aligned.
 constexpr const char* kRichCallerPattern = R"(\S\.py:\d+\s*$)";

@@ -268,7 +268,8 @@ TEST_CASE("a rich boxed traceback ends in the exception line after the box") {
 }
 
 TEST_CASE("transformers' logger header: level, caller and timestamp before \">>\"") {
-  const auto info = parsePrefixes("[WARNING|modeling_utils.py:3950] 2024-05-01 10:02:03,114 >> Some weights were not used");
+  const auto info =
+      parsePrefixes("[WARNING|modeling_utils.py:3950] 2024-05-01 10:02:03,114 >> Some weights were not used");
   CHECK(info.level == "WARNING");
   CHECK(info.source == "modeling_utils.py:3950");
   CHECK(info.timestamp == "2024-05-01 10:02:03,114");

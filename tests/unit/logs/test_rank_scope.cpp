@@ -187,7 +187,8 @@ TEST_CASE("the world size from Accelerate's state and the elastic agent's rendez
       "Traceback (most recent call last):\n"
       "  File \"/opt/train.py\", line 12, in <module>\n"
       "KeyError: 'labels'\n";
-  const LogReport accelerate = analyzeText("Distributed environment: NO\nNum processes: 1\nProcess index: 0\n" + failure);
+  const LogReport accelerate =
+      analyzeText("Distributed environment: NO\nNum processes: 1\nProcess index: 0\n" + failure);
   CHECK(accelerate.worldSize == 1);
   const LogFinding& f = initiating(accelerate);
   REQUIRE(f.initiatingRank);

@@ -74,6 +74,13 @@ struct StreamState {
   std::size_t frames = 0;
   unsigned phase = 0;
   std::vector<std::string> lastFrames;  // "function (file:line)", innermost last
+  std::string raisingCode;  // the code line quoted under the innermost frame so far
+  bool codeNext = false;    // the last line was a frame: the next indented line is its code
+  // Tracebacks begun before any exception line ended one: processes printing at once, their
+  // lines interleaved. After the first exception line, the others' are still expected.
+  std::size_t openTracebacks = 0;
+  std::size_t interleavedLeft = 0, interleavedUntil = 0;
+  std::size_t exceptionEndedAt = 0;  // the stream line of the last exception line that ended a traceback
   std::size_t interruptions = 0;
   // rich's box: the display width of its bottom line and the stream line it ended on (the
   // exception line after it is wrapped at the console width, which the box shows).
@@ -111,6 +118,7 @@ struct Accumulator {
   std::vector<std::string> configKeys;  // run-specific config keys
   unsigned phase = 0;
   std::vector<std::string> frames;  // traceback frames of the first occurrence
+  std::string raisingCode;          // a plain exception: the code line that raised the first occurrence
   // A plain exception: "Type: message @ innermost frame" of the first occurrence, and
   // whether a later occurrence differed (another message or another raising line).
   std::string exceptionSignature;

@@ -118,6 +118,10 @@ RootRank rankWithoutPrefix(const State& s, const Accumulator& root, const Watchd
     return out;
   }
   out.reason = "The failure line carries no rank prefix, so the log does not say which rank failed.";
+  if (root.failure == FailureId::PythonException && root.total > 1 && root.unranked == root.total)
+    out.reason += fmt::format(" It is shown {} times (by several processes, or by one that retried), with nothing to "
+                              "tell them apart or order them.",
+                              root.total);
   if (root.failure == FailureId::HostOom)
     out.reason += " The launcher prints the exit code of the failed worker, but the command it prints is the last "
                   "one it built (the highest local rank), so that command does not identify the worker.";
@@ -146,6 +150,7 @@ RootRank chooseRootRank(const State& s, const Accumulator& root, const WatchdogA
     return out;
   }
   if (auto every = sameExceptionOnEveryRank(s, root, w)) return *every;
+  if (auto sizes = assertionOnJobSizes(root)) return *sizes;
   out = root.firstRank ? rankFromFirstLine(s, root, w) : rankWithoutPrefix(s, root, w);
   if (!w.timeoutRanks.empty() && root.firstLine > w.firstLine)
     out.reason += fmt::format(" Caution: it appears after the first collective timeout ({}), so it may itself be "

@@ -57,6 +57,10 @@ std::optional<RootRank> singleProcessRank(const State& s);
 // The same plain exception (type, message, raising line) from every process of the job, with
 // the world size in the log, before any collective or training step: deterministic, scope All.
 std::optional<RootRank> sameExceptionOnEveryRank(const State& s, const Accumulator& root, const WatchdogAnalysis& w);
+
+// A bare assertion over the job's sizes alone (`assert gradient_accumulation_steps % world_size
+// == 0`), raised before any training step: every rank evaluates it alike.
+std::optional<RootRank> assertionOnJobSizes(const Accumulator& root);
 // The same failure on several ranks and no timestamps that order its first lines.
 bool unorderedAcrossRanks(const Accumulator& root);
 // torchrun's agent: the first "failed (exitcode: N) local_rank: K" with a code of the worker's

@@ -309,6 +309,8 @@ void startTraceback(StreamState& st, const LineContext& c) {
   st.frames = 0;
   st.phase = 0;
   st.lastFrames.clear();
+  st.raisingCode.clear();
+  st.codeNext = false;
 }
 
 // rich's boxed traceback: the box (its top may be cut from a paste) stands for the frames;
@@ -328,21 +330,42 @@ bool stepRichBox(StreamState& st, const LineContext& c, std::string_view message
   return true;
 }
 
+// After the first exception line of interleaved tracebacks, the other processes' exception
+// lines: unindented, within a few lines.
+std::optional<tb::ExceptionLine> interleavedExceptionLine(StreamState& st, std::string_view message, bool loggerLine) {
+  if (st.interleavedLeft == 0) return std::nullopt;
+  if (st.lineCount > st.interleavedUntil) {
+    st.interleavedLeft = 0;
+    return std::nullopt;
+  }
+  if (loggerLine || message.empty() || message[0] == ' ' || message[0] == '\t') return std::nullopt;
+  auto ex = tb::parseExceptionLine(message);
+  if (ex) --st.interleavedLeft;
+  return ex;
+}
+
 // Advances the stream's traceback state; returns the exception line that ends it.
 std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, std::string_view message,
                                                bool loggerLine) {
   StreamState& st = s.streams[c.stream];
   if (!loggerLine && stepRichBox(st, c, message)) return std::nullopt;
-  // A paste that starts inside a traceback, its header cut off, starts with a frame line.
-  const bool headless = !loggerLine && !st.inTraceback && st.lineCount == 1 && tb::parseFrame(message);
+  // A paste that starts inside a traceback, its header cut off, starts with a frame line; so
+  // does, just after an exception line, the rest of another process's traceback interleaved
+  // with it. A frame line elsewhere, with no traceback around it, starts nothing.
+  const bool afterException =
+      st.exceptionEndedAt > 0 && st.lineCount <= st.exceptionEndedAt + tb::kInterleavedWindow;
+  const bool headless =
+      !loggerLine && !st.inTraceback && (st.lineCount == 1 || afterException) && tb::parseFrame(message);
   if (headless || (!loggerLine && tb::isTracebackStart(message))) {
     // A second header before an exception line is usually interleaved output of
-    // several processes without prefixes: restart rather than report.
+    // several processes without prefixes: restart rather than report, and count them.
+    const std::size_t open = st.inTraceback && !headless ? st.openTracebacks + 1 : 1;
     startTraceback(st, c);
+    st.openTracebacks = open;
     st.interruptions = 0;
     if (!headless) return std::nullopt;
   }
-  if (!st.inTraceback) return std::nullopt;
+  if (!st.inTraceback) return interleavedExceptionLine(st, message, loggerLine);
   if (loggerLine) {
     if (++st.interruptions > limits::kTracebackInterruptions) recordIncompleteTraceback(s, c.stream);
     return std::nullopt;
@@ -359,12 +382,21 @@ std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, s
       st.lastFrames.push_back(text::sanitize(frame->function, 80) + " (" + text::sanitize(file, 80) + ":" +
                               std::to_string(frame->line) + ")");
       st.interruptions = 0;
+      st.raisingCode.clear();
+      st.codeNext = true;
+    } else if (st.codeNext) {
+      st.raisingCode = text::sanitize(text::trim(message), 240);
+      st.codeNext = false;
     }
     return std::nullopt;
   }
   if (st.frames > 0) {
     if (auto ex = tb::parseExceptionLine(message)) {
       st.inTraceback = false;
+      st.interleavedLeft = st.openTracebacks > 1 ? st.openTracebacks - 1 : 0;
+      st.interleavedUntil = st.lineCount + tb::kInterleavedWindow;
+      st.exceptionEndedAt = st.lineCount;
+      st.openTracebacks = 0;
       return ex;
     }
   }
@@ -403,7 +435,10 @@ void detail::handleGenericException(State& s, const LineContext& c, const tb::Ex
       o.title = "Uncaught " + type;
       Accumulator* a = record(s, FailureId::PythonException, occ, o);
       if (!a) return;
-      if (a->total == 1) addDetail(a, type + (ex.text.empty() ? "" : ": " + text::sanitize(ex.text, 300)));
+      if (a->total == 1) {
+        addDetail(a, type + (ex.text.empty() ? "" : ": " + text::sanitize(ex.text, 300)));
+        a->raisingCode = s.streams[c.stream].raisingCode;
+      }
       noteExceptionSignature(*a, c, ex);
       return;
     }

@@ -2,12 +2,17 @@
 // already removed): the header, "File" frames, and the final exception line.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
 namespace dsls::logs::tb {
 
 bool isTracebackStart(std::string_view message);
+
+// Tracebacks of several processes interleaved in one stream: how many lines after one
+// process's exception line the others' frames and exception lines may still come.
+constexpr std::size_t kInterleavedWindow = 8;
 
 // rich's boxed tracebacks ("╭─ Traceback (most recent call last) ─╮", "│ ... │" frames and
 // code, "╰───╯"), followed by the unboxed exception line.

@@ -170,3 +170,69 @@ TEST_CASE("text that is no training log stays Other") {
   CHECK(kindOf("list.txt", "Shopping list\nmilk\neggs\n") == DocumentKind::Other);
   CHECK(kindOf("empty.log", "") == DocumentKind::Other);
 }
+
+// A traceback through the user's own files only: a training log when the code it quotes
+// handles the distributed job (dlrover 533), not when it is any script's code.
+TEST_CASE("a bare traceback is a training log when its quoted code handles the job's ranks or sizes") {
+  const std::string frames = "Traceback (most recent call last):\n"
+                             "  File \"model_zoo/pytorch/nanogpt/train.py\", line 379, in <module>\n"
+                             "    train()\n"
+                             "  File \"model_zoo/pytorch/nanogpt/train.py\", line 178, in train\n";
+  CHECK(kindOf("run.log", frames + "    assert gradient_accumulation_steps % world_size == 0\nAssertionError\n") ==
+        DocumentKind::Log);
+  CHECK(kindOf("run.log", frames + "    torch.distributed.barrier()\nRuntimeError: boom\n") == DocumentKind::Log);
+  // Near misses: the same traceback over a script's own code; the names outside a traceback's
+  // code line (in the exception message, in prose, in source code, in a JSON file).
+  CHECK(kindOf("run.log", frames + "    assert len(rows) % page_size == 0\nAssertionError\n") == DocumentKind::Other);
+  CHECK(kindOf("run.log", frames + "    check(cfg)\nAssertionError: world_size must divide the batch\n") ==
+        DocumentKind::Other);
+  CHECK(kindOf("run.log", frames + "    my_world_size = 2\nValueError: x\n") == DocumentKind::Other);
+  CHECK(kindOf("notes.txt", "Set world_size and local_rank before calling torch.distributed.init_process_group.\n") ==
+        DocumentKind::Other);
+  CHECK(kindOf("train_snippet.txt", "def train():\n    assert gradient_accumulation_steps % world_size == 0\n") ==
+        DocumentKind::Other);
+  CHECK(kindOf("args.json", R"({"world_size": 8, "local_rank": 0})") == DocumentKind::Other);
+}
+
+TEST_CASE("lines only trainers print mark a training log: HF Trainer banners, Megatron iterations, rich log lines") {
+  // llamafactory 1998: transformers' logger header.
+  CHECK(kindOf("train.log", "[INFO|trainer.py:1709] 2023-12-29 09:19:48,906 >> ***** Running training *****\n") ==
+        DocumentKind::Log);
+  // megatron-bridge 4024 and nccl 743: Megatron's iteration lines, with or without a timestamp.
+  CHECK(kindOf("train.out", "[2026-05-28 22:26:20] iteration       29/    6069 | consumed samples:        14848 |\n") ==
+        DocumentKind::Log);
+  CHECK(kindOf("train.out", " iteration       10/ 1000000 | consumed samples:           40 |\n") == DocumentKind::Log);
+  // kohya_ss 3260: rich log lines, the caller at the end.
+  CHECK(kindOf("train.log", "                    INFO     preparing accelerator                 train_network.py:580\n") ==
+        DocumentKind::Log);
+  CHECK(kindOf("train.log", "[09:51:08] WARNING  The following values were not passed     launch.py:698\n") ==
+        DocumentKind::Log);
+  // Near misses: a logger header without its caller and time, progress words in prose, a rich
+  // line without a Python caller, a shell prompt's clock.
+  CHECK(kindOf("a.log", "[INFO] 2023-12-29 09:19:48,906 >> started\n") == DocumentKind::Other);
+  CHECK(kindOf("notes.txt", "Each iteration 10/20 took longer than the last one.\n") == DocumentKind::Other);
+  CHECK(kindOf("notes.txt", "iteration 3/10 done\n") == DocumentKind::Other);
+  CHECK(kindOf("server.log", "[09:51:08] INFO     Server started on port 8000\n") == DocumentKind::Other);
+  CHECK(kindOf("shell.txt", "[09:51:08] user@host:~$ ls\n") == DocumentKind::Other);
+}
+
+// pytorch 61803: several processes' tracebacks interleaved in one stream mark a job of several
+// processes, whatever the script; one script's tracebacks, one after the other or chained, do not.
+TEST_CASE("interleaved tracebacks of several processes are a training log") {
+  CHECK(kindOf("out.log", "  File \"test\", line 6, in d\n"
+                          "  File \"test\", line 6, in d\n"
+                          "    def a(): torch.ones()\n"
+                          "TypeError: ones() received an invalid combination of arguments\n"
+                          "    def d(): c()\n"
+                          "  File \"test\", line 5, in c\n"
+                          "TypeError: ones() received an invalid combination of arguments\n") == DocumentKind::Log);
+  CHECK(kindOf("out.log", "Traceback (most recent call last):\nTraceback (most recent call last):\n"
+                          "  File \"a.py\", line 1, in <module>\n  File \"a.py\", line 1, in <module>\n"
+                          "KeyError: 'x'\nKeyError: 'x'\n") == DocumentKind::Log);
+  // Near misses: two tracebacks one after the other, a chained exception.
+  const std::string one = "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n"
+                          "    f()\nKeyError: 'x'\n";
+  CHECK(kindOf("out.log", one + "retrying\n" + one) == DocumentKind::Other);
+  CHECK(kindOf("out.log", one + "\nDuring handling of the above exception, another exception occurred:\n\n" + one) ==
+        DocumentKind::Other);
+}

@@ -145,6 +145,8 @@ TEST_CASE("every prefix family has a fixture that it peels") {
       {"torchrun-role", "[default3]:RuntimeError: boom"},
       {"glog-bracket", "[E1120 14:37:16.123456 ProcessGroupNCCL.cpp:607] boom"},
       {"python-logging", "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1)"},
+      {"hf-logger", "[INFO|trainer.py:1709] 2023-12-29 09:19:48,906 >> ***** Running training *****"},
+      {"rich-log", "[09:51:08] WARNING  The following values were not passed            launch.py:698"},
       {"rank-marker", "[PG 1 Rank 3] Watchdog caught collective operation timeout"},
   };
   for (const auto& family : dsls::logs::prefixFamilies()) {
@@ -263,4 +265,50 @@ TEST_CASE("a rich boxed traceback ends in the exception line after the box") {
   r = dsls::logs::analyzeText(box.substr(box.find("│")));
   REQUIRE(r.initiatingFinding());
   CHECK(r.initiatingFinding()->id == "python-exception");
+}
+
+TEST_CASE("transformers' logger header: level, caller and timestamp before \">>\"") {
+  const auto info =
+      parsePrefixes("[WARNING|modeling_utils.py:3950] 2024-05-01 10:02:03,114 >> Some weights were not used");
+  CHECK(info.level == "WARNING");
+  CHECK(info.source == "modeling_utils.py:3950");
+  CHECK(info.timestamp == "2024-05-01 10:02:03,114");
+  CHECK(info.message == "Some weights were not used");
+  // Near misses: no timestamp, no caller line, another separator.
+  for (const char* line : {"[INFO|trainer.py:1709] >> Running training", "[INFO|trainer] 2023-12-29 09:19:48,906 >> x",
+                           "[INFO|trainer.py:1709] 2023-12-29 09:19:48,906 - x"}) {
+    CAPTURE(line);
+    CHECK(parsePrefixes(line).message == line);
+  }
+}
+
+TEST_CASE("rich's log lines: the time column, or blanks in its place, then the level") {
+  auto info = parsePrefixes("[09:51:08] WARNING  The following values were not passed            launch.py:698");
+  CHECK(info.timestamp == "09:51:08");
+  CHECK(info.level == "WARNING");
+  CHECK(info.message == "The following values were not passed            launch.py:698");
+  info = parsePrefixes("[12/01/24 09:51:08] ERROR    boom   api.py:12");
+  CHECK(info.timestamp == "12/01/24 09:51:08");
+  CHECK(info.message == "boom   api.py:12");
+  info = parsePrefixes("14:45:42-103931 INFO     Start training LoRA Standard ...");
+  CHECK(info.timestamp == "14:45:42-103931");
+  CHECK(info.message == "Start training LoRA Standard ...");
+  // The same second again: the time column is blank.
+  info = parsePrefixes("           INFO     bucket 2: resolution (640, 384), count: 4     train_util.py:997");
+  CHECK(info.level == "INFO");
+  CHECK(info.timestamp.empty());
+  CHECK(info.message == "bucket 2: resolution (640, 384), count: 4     train_util.py:997");
+  // A date before the time is the iso-timestamp row's; the blanks after it are rich's.
+  info = parsePrefixes("2025-05-29 16:18:26 INFO     make buckets      train_util.py:1010");
+  CHECK(info.timestamp == "2025-05-29 16:18:26");
+  CHECK(info.message == "make buckets      train_util.py:1010");
+  // Near misses: indented code, a wrapped message, a time that is not a column, a level word in text.
+  for (const char* line : {"    INFO = 1", "                             size automatically /",
+                           "[09:51:08] training started", "at 09:51:08 INFO was printed",
+                           "    raise ValueError(\"WARNING  x\")", "          INFO:root:x"}) {
+    CAPTURE(line);
+    const auto plain = parsePrefixes(line);
+    CHECK(plain.message == line);
+    CHECK(plain.level.empty());
+  }
 }

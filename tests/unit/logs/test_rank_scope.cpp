@@ -180,6 +180,64 @@ TEST_CASE("a single-process launch is rank 0") {
   CHECK(*f.rankScope == RankScope::One);
 }
 
+// Accelerate prints its state ("Num processes: N"), the elastic agent its rendezvous result
+// ("global_world_sizes=[N, ...]"): both give the job's world size.
+TEST_CASE("the world size from Accelerate's state and the elastic agent's rendezvous") {
+  const std::string failure =
+      "Traceback (most recent call last):\n"
+      "  File \"/opt/train.py\", line 12, in <module>\n"
+      "KeyError: 'labels'\n";
+  const LogReport accelerate =
+      analyzeText("Distributed environment: NO\nNum processes: 1\nProcess index: 0\n" + failure);
+  CHECK(accelerate.worldSize == 1);
+  const LogFinding& f = initiating(accelerate);
+  REQUIRE(f.initiatingRank);
+  CHECK(*f.initiatingRank == 0);
+  CHECK(f.rankReason.find("world size 1") != std::string::npos);
+  CHECK(analyzeText("stdout: Num processes: 8\nstdout: Process index: 6\n" + failure).worldSize == 8);
+  CHECK(analyzeText("  global_world_sizes=[4, 4, 4, 4]\n" + failure).worldSize == 4);
+  // Near misses: a count of data-loading workers, a setting echoed in a sentence.
+  CHECK_FALSE(analyzeText("Num processes for tokenization: 16\n" + failure).worldSize);
+  CHECK_FALSE(analyzeText("Using Num processes: 1 as the default\n" + failure).worldSize);
+  CHECK_FALSE(initiating(analyzeText("Num workers: 1\n" + failure)).initiatingRank);
+}
+
+// dlrover 533: a bare AssertionError over the job's sizes, raised before training began.
+TEST_CASE("an assertion over the job's sizes alone fails on every rank") {
+  const auto assertion = [](const std::string& code, const std::string& function = "train") {
+    return analyzeText("rank 0 is initialized local_rank = 0\n"
+                       "Traceback (most recent call last):\n"
+                       "  File \"model_zoo/pytorch/nanogpt/train.py\", line 379, in <module>\n"
+                       "    train()\n"
+                       "  File \"model_zoo/pytorch/nanogpt/train.py\", line 178, in " +
+                       function + "\n    " + code + "\nAssertionError\n");
+  };
+  for (const char* code : {"assert gradient_accumulation_steps % world_size == 0",
+                           "assert args.global_batch_size % (args.micro_batch_size * args.dp_size) == 0",
+                           "assert world_size > 1 and batch_size % world_size == 0, \"uneven\""}) {
+    CAPTURE(code);
+    const LogFinding& f = initiating(assertion(code));
+    REQUIRE(f.rankScope);
+    CHECK(*f.rankScope == RankScope::All);
+    CHECK_FALSE(f.initiatingRank);
+    CHECK(f.rankReason.find("checks the job's sizes alone") != std::string::npos);
+  }
+  // Near misses: a rank or a device in the condition, a tensor's shape, a call, a check in the
+  // forward pass, another exception type.
+  for (const char* code : {"assert rank < world_size", "assert args.batch_size % len(devices) == 0",
+                           "assert x.size(0) == micro_batch_size", "assert local_batch == batch_size",
+                           "check(world_size)"}) {
+    CAPTURE(code);
+    const LogFinding& f = initiating(assertion(code));
+    CHECK((!f.rankScope || *f.rankScope != RankScope::All));
+  }
+  const LogFinding& inForward = initiating(assertion("assert batch_size % world_size == 0", "forward"));
+  CHECK((!inForward.rankScope || *inForward.rankScope != RankScope::All));
+  const LogReport other = analyzeText("Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\n"
+                                      "    assert batch_size % world_size == 0\nValueError: x\n");
+  CHECK((!initiating(other).rankScope || *initiating(other).rankScope != RankScope::All));
+}
+
 TEST_CASE("a local rank on a multi-node job is not a global rank") {
   const LogReport r = analyzeText(
       "node-1: [default1]:Traceback (most recent call last):\n"

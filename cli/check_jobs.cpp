@@ -8,14 +8,18 @@
 namespace dsls::cli {
 
 std::vector<analysis::RunFolderJob> takeJobs(InputList& inputs) {
-  std::vector<std::string> found;
+  std::vector<std::string> found, named;
   for (const InputFile& f : inputs.files)
-    if (!f.named && !f.isStdin) found.push_back(f.path);
+    if (!f.isStdin) (f.named ? named : found).push_back(f.path);
   std::vector<analysis::RunFolderJob> jobs = analysis::recogniseJobs(found);
+  // Rank files named one by one (a shell glob such as logs/*_rank*.log) are one job when they
+  // hold two ranks or more; a single one named alone is checked as a log of its own.
+  for (auto& job : analysis::recogniseJobs(named))
+    if (job.ranks.size() >= 2) jobs.push_back(std::move(job));
   std::set<std::string> taken;
   for (const auto& job : jobs)
     for (const auto& f : job.files) taken.insert(f.path);
-  std::erase_if(inputs.files, [&](const InputFile& f) { return !f.named && taken.count(f.path); });
+  std::erase_if(inputs.files, [&](const InputFile& f) { return taken.count(f.path) > 0; });
   return jobs;
 }
 

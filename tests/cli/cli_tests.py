@@ -289,6 +289,27 @@ class RunFolders(CliTest):
                   for x in doc["runs"][0]["results"] if x["level"] == "error"]
         self.assertEqual(errors, [("each-rank-log/20241206140012_rank2.log", 13)])
 
+    def test_named_rank_files_are_one_job(self):
+        files = sorted(str(p.relative_to(self.JOBS)) for p in (self.JOBS / "each-rank-log").glob("*_rank*.log"))
+        self.assertEqual(len(files), 4)
+        r, doc = self.check_json(STABLE + files, cwd=self.JOBS)
+        self.assertEqual([(j["layout"], j["ranks"]) for j in doc["jobs"]], [("deepspeed-each-rank-log", [0, 1, 2, 3])])
+        root = [f for f in doc["jobs"][0]["report"]["findings"] if f["initiating"]]
+        self.assertEqual([(f["id"], f["initiatingRank"]) for f in root], [("cuda-oom", 2)])
+        self.assertEqual(doc["summary"]["filesChecked"], 4)
+        # One rank's files named alone are logs of their own, not a job: a rank file of either layout.
+        rank1 = sorted(str(p.relative_to(self.JOBS)) for p in self.JOBS.glob("torchrun-log-dir/*/attempt_0/1/*.log"))
+        self.assertEqual(len(rank1), 2)
+        for alone in ([files[2]], rank1):
+            with self.subTest(files=alone):
+                r, doc = self.check_json(STABLE + alone, cwd=self.JOBS)
+                self.assertNotIn("jobs", doc)
+                self.assertIn(alone[0], [f["path"] for f in doc["files"]])
+        # All of a torchrun run's files named: one job, as the folder is.
+        named = sorted(str(p.relative_to(self.JOBS)) for p in self.JOBS.glob("torchrun-log-dir/*/attempt_0/*/*"))
+        r, doc = self.check_json(STABLE + named, cwd=self.JOBS)
+        self.assertEqual([(j["layout"], j["ranks"]) for j in doc["jobs"]], [("torchrun-log-dir", [0, 1, 2, 3])])
+
     def test_unrelated_logs_are_no_job(self):
         r, doc = self.check_json(STABLE + ["not-a-job"], cwd=self.JOBS)
         self.assertNotIn("jobs", doc)

@@ -33,10 +33,18 @@
 ;;; Code:
 
 (require 'cl-lib)
-(require 'jsonrpc)
 (require 'js)
 (require 'seq)
 (require 'subr-x)
+
+;; jsonrpc (and the EIEIO it loads) is needed once a server is talked to, not to
+;; visit a file: the commands that talk load it, which keeps opening files cheap.
+(declare-function jsonrpc-running-p "jsonrpc")
+(declare-function jsonrpc-notify "jsonrpc")
+(declare-function jsonrpc-request "jsonrpc")
+(declare-function object-of-class-p "eieio")
+(declare-function find-class "eieio-core")
+(declare-function make-instance "eieio")
 
 (defgroup dsls nil
   "DeepSpeed config and log diagnostics (dsls language server)."
@@ -240,34 +248,9 @@ no ds_config."
 
 ;;;; Eglot
 
+;; The Eglot server class lives in dsls-eglot.el, loaded once Eglot is (see the
+;; end of this file): defining it needs EIEIO, which visiting a file does not.
 (declare-function eglot-current-server "eglot")
-(defvar eglot-server-programs)
-
-;; Defined by the `defclass' below once Eglot loads; named here so compiling
-;; this file without Eglot does not warn about the method dispatch on it.
-(declare-function dsls-eglot-server--eieio-childp "dsls")
-
-(defun dsls--eglot-contact (&optional _interactive)
-  "Eglot contact: the server class and the command line."
-  (cons 'dsls-eglot-server (dsls--command)))
-
-(with-eval-after-load 'eglot
-  (defclass dsls-eglot-server (eglot-lsp-server) ()
-    :documentation "A dsls process managed by Eglot.")
-
-  (cl-defmethod eglot-initialization-options ((_server dsls-eglot-server))
-    (dsls-settings))
-
-  (cl-defmethod eglot-handle-request
-    ((_server dsls-eglot-server) (_method (eql workspace/configuration)) &key items)
-    (apply #'vector
-           (mapcar (lambda (item) (dsls--configuration-answer (plist-get item :section)))
-                   items)))
-
-  ;; One entry per mode: Eglot sends one languageId per server.  Pushed to the
-  ;; front so they win over the js-mode entry that dsls-config-mode derives from.
-  (add-to-list 'eglot-server-programs '((dsls-log-mode :language-id "log") . dsls--eglot-contact))
-  (add-to-list 'eglot-server-programs '((dsls-config-mode :language-id "json") . dsls--eglot-contact)))
 
 (defun dsls--eglot-server-p (object)
   "Non-nil if OBJECT is a dsls server managed by Eglot."
@@ -300,6 +283,7 @@ no ds_config."
 (defun dsls-apply-settings ()
   "Send the current settings to every running dsls server."
   (interactive)
+  (require 'jsonrpc)
   (let ((params (list :settings (list :dsls (dsls-settings)))))
     (dolist (server (dsls--eglot-servers))
       (jsonrpc-notify server :workspace/didChangeConfiguration params))
@@ -312,6 +296,7 @@ no ds_config."
 
 (defun dsls--private-connection ()
   "A dsls connection owned by this package, started on first use."
+  (require 'jsonrpc)
   (unless (and dsls--connection (jsonrpc-running-p dsls--connection))
     (let* ((command (dsls--command))
            (program (or (executable-find (car command)) (car command)))
@@ -360,6 +345,7 @@ running dsls Eglot server, or the private connection."
 
 (defun dsls-diagnose-text (text)
   "Run the server's dsls.diagnoseText on TEXT; return the result as a plist."
+  (require 'jsonrpc)
   (jsonrpc-request (dsls--command-connection) :workspace/executeCommand
                    (list :command "dsls.diagnoseText"
                          :arguments (vector (list :text text)))
@@ -502,8 +488,10 @@ KEY is a dotted path such as zero_optimization.overlap_comm."
 
 (provide 'dsls)
 
-;; After `provide', so that dsls-lsp-mode.el finds this feature loaded.
+;; After `provide', so that dsls-lsp-mode.el and dsls-eglot.el find this feature loaded.
 (with-eval-after-load 'lsp-mode
   (require 'dsls-lsp-mode))
+(with-eval-after-load 'eglot
+  (require 'dsls-eglot))
 
 ;;; dsls.el ends here

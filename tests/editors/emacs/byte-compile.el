@@ -2,8 +2,8 @@
 
 ;; Run by run-emacs.sh byte-compile.  dsls.el is compiled first, in an Emacs
 ;; that has loaded neither Eglot nor lsp-mode (it must need neither), then
-;; dsls-lsp-mode.el, which requires lsp-mode (skipped when lsp-mode is not
-;; installed).  Any warning fails, and so does a name that is internal to
+;; dsls-lsp-mode.el and dsls-eglot.el, which require lsp-mode and Eglot (each
+;; skipped when its client is not installed).  Any warning fails, and so does a name that is internal to
 ;; Eglot, lsp-mode or jsonrpc ("--" names).  The .elc files go to DSLS_WORK.
 
 ;;; Code:
@@ -17,10 +17,12 @@
        (byte-compile-dest-file-function
         (lambda (file) (concat out (file-name-nondirectory file) "c")))
        (failed nil))
-  (dolist (name '("dsls.el" "dsls-lsp-mode.el"))
+  (dolist (name '("dsls.el" "dsls-lsp-mode.el" "dsls-eglot.el"))
     (cond
      ((and (equal name "dsls-lsp-mode.el") (not (locate-library "lsp-mode")))
       (princ (format "skipped %s: lsp-mode is not installed\n" name)))
+     ((and (equal name "dsls-eglot.el") (not (locate-library "eglot")))
+      (princ (format "skipped %s: Eglot is not installed\n" name)))
      ((progn
         (when (equal name "dsls.el")
           (dolist (feature '(eglot lsp-mode))
@@ -31,7 +33,7 @@
       (setq failed t)
       (princ (format "FAILED %s: see the compiler output above\n" name)))))
   ;; Only the public API of Eglot, lsp-mode and jsonrpc: their "--" names are internal.
-  (dolist (name '("dsls.el" "dsls-lsp-mode.el"))
+  (dolist (name '("dsls.el" "dsls-lsp-mode.el" "dsls-eglot.el"))
     (with-temp-buffer
       (insert-file-contents (concat source name))
       (let (internal)

@@ -89,8 +89,11 @@ def micro_section(micro):
         if b.get("aggregate_name") != "median":
             continue
         rows[b["run_name"]] = b
+    context = micro.get("context", {})
+    when = f"Date: {context['date']}; load average {context['load_avg'][0]:.1f} at the start. " \
+        if context.get("date") and context.get("load_avg") else ""
     out = ["## Micro-benchmarks (Google Benchmark)", "",
-           f"`dsls_microbench`, medians of {repetitions} repetitions. "
+           f"{when}`dsls_microbench`, medians of {repetitions} repetitions. "
            "Inputs are built in memory (tests/bench/micro/bench_inputs.cpp). Times are CPU time of the "
            "benchmark thread, which other processes on the box disturb less than wall time; throughput is "
            "computed from it. (Debian's libbenchmark prints a warning that it was built as debug: that is the "
@@ -121,8 +124,10 @@ REPRODUCING = (
     "(Emacs on the largest JSON file, when emacs is installed); each rewrites only its own section of this "
     "file. `tests/bench/run.sh --quick` does a short pass (1 session, 100 requests, 64 MiB logs) that checks "
     "the pipeline without producing figures worth keeping. The micro-benchmarks alone: "
-    "`build-bench/tests/bench/dsls_microbench`; with `-DDSLS_BENCH=ON`, `ctest -L bench` runs each once as "
-    "a smoke test.")
+    "`build-bench/tests/bench/dsls_microbench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true "
+    "--benchmark_out=micro.json --benchmark_out_format=json`, then `tests/bench/render_report.py --micro "
+    "micro.json --doc docs/benchmarks.md` rewrites their section; with `-DDSLS_BENCH=ON`, `ctest -L bench` "
+    "runs each once as a smoke test.")
 
 
 def main():
@@ -130,16 +135,16 @@ def main():
     ap.add_argument("--lsp")
     ap.add_argument("--log")
     ap.add_argument("--micro", required=True)
-    ap.add_argument("--command", required=True)
+    ap.add_argument("--command", help="the command the whole report names (with --out)")
     ap.add_argument("--out", help="write the whole report (needs --lsp and --log)")
     ap.add_argument("--doc", help="rewrite only the micro-benchmark section of this report")
     args = ap.parse_args()
     micro = json.load(open(args.micro))
     if args.doc:
-        write_section(args.doc, "## Micro-benchmarks (Google Benchmark)", "\n".join(micro_section(micro)))
+        write_section(args.doc, "## Micro-benchmarks (Google Benchmark)", "\n".join(micro_section(micro)) + "\n")
         return
-    if not (args.lsp and args.log and args.out):
-        ap.error("--out needs --lsp and --log (or give --doc to rewrite the micro-benchmark section alone)")
+    if not (args.lsp and args.log and args.out and args.command):
+        ap.error("--out needs --lsp, --log and --command (or give --doc to rewrite the micro-benchmark section alone)")
     lsp = json.load(open(args.lsp))
     log = json.load(open(args.log))
     m = lsp["machine"]

@@ -1,12 +1,16 @@
 // The tolerant JSON parser (analysis/json) on arbitrary text.
 // Properties: every range lies inside the text and is ordered; objects and arrays
-// nest no deeper than the limit; parsing is deterministic.
+// nest no deeper than the limit; parsing is deterministic; a document reused after a
+// one-character edit (json/reparse.h) is the one a full parse of the edited text gives.
 #include "tests/fuzz/fuzz_check.h"
 #include "analysis/json/document.h"
+#include "analysis/json/reparse.h"
+#include "tests/unit/json/document_difference.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 namespace {
@@ -24,6 +28,25 @@ void checkNode(const dsls::json::Node& n, std::size_t size, std::size_t depth, s
     checkNode(m.value, size, depth + 1, maxDepth);
   }
   for (const auto& e : n.elements()) checkNode(e, size, depth + 1, maxDepth);
+}
+
+// Four one-character edits at a place the text picks: each reused document must equal the
+// full parse of the edited text.
+void checkReuse(std::string_view text, const dsls::json::Document& doc, const dsls::json::ParseOptions& options) {
+  if (text.empty()) return;
+  const std::size_t at = (text.size() * 2654435761u + static_cast<unsigned char>(text[text.size() / 2])) % text.size();
+  const std::string original(text);
+  for (int edit = 0; edit < 4; ++edit) {
+    std::string after = original;
+    // One character at a time through iterators: insert(pos, "1") trips GCC 12's -Wrestrict (PR 105329).
+    const auto where = after.begin() + static_cast<std::ptrdiff_t>(at);
+    if (edit == 0) after.insert(where, '1');
+    if (edit == 1) after[at] = '0';
+    if (edit == 2) after.erase(where);
+    if (edit == 3) after.insert(where, 'e');
+    if (auto reused = dsls::json::reparseAfterEdit(doc, text, after, options))
+      CHECK(dsls::json::test::Difference().between(*reused, dsls::json::parse(after, options)).empty());
+  }
 }
 
 }  // namespace
@@ -49,6 +72,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     checkRange(d.duplicate, text.size());
   }
   CHECK(doc.errors.size() <= options.maxErrors + 1);
+
+  checkReuse(text, doc, options);
 
   auto again = dsls::json::parse(text, options);
   CHECK(again.errors.size() == doc.errors.size() && again.root.has_value() == doc.root.has_value());

@@ -3,8 +3,6 @@
 namespace dsls::json {
 namespace {
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
 bool isLineEnd(char c) { return c == '\n' || c == '\r'; }
 
 }  // namespace

@@ -23,6 +23,9 @@ struct Token {
   analysis::TextRange range() const { return {begin, end}; }
 };
 
+// The blanks between tokens.
+inline bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
 inline bool startsValue(TokenType t) {
   return t == TokenType::LBrace || t == TokenType::LBracket || t == TokenType::String || t == TokenType::Word;
 }

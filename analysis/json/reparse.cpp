@@ -64,6 +64,55 @@ const Node* scalarHolding(const Node& root, std::size_t begin, std::size_t end) 
   return nullptr;
 }
 
+bool allBlank(std::string_view text) { return std::all_of(text.begin(), text.end(), isBlank); }
+
+// Whether the region [begin, end] (an insertion when they are equal) falls inside a key's or a
+// scalar's text, where a blank changes the token (a space in a string, one that splits a number).
+bool insideToken(const Node& root, std::size_t begin, std::size_t end) {
+  const auto inside = [&](NodeRange r) {
+    return begin == end ? (r.begin < begin && begin < r.end) : (r.begin < end && begin < r.end);
+  };
+  const Node* n = &root;
+  while (true) {
+    if (!inside(n->range)) return false;  // before, after, or at an edge of this value
+    if (n->kind == Kind::Object) {
+      const Span<Member> members = n->members();
+      // Blanks cannot reach into a later child, which starts with a quote, a bracket or a letter.
+      const auto after = std::upper_bound(members.begin(), members.end(), begin,
+                                          [](std::size_t pos, const Member& m) { return pos < m.keyRange.begin; });
+      if (after == members.begin()) return false;
+      const Member& m = *std::prev(after);
+      if (inside(m.keyRange)) return true;
+      n = &m.value;
+    } else if (n->kind == Kind::Array) {
+      const Span<Node> elements = n->elements();
+      const auto after = std::upper_bound(elements.begin(), elements.end(), begin,
+                                          [](std::size_t pos, const Node& e) { return pos < e.range.begin; });
+      if (after == elements.begin()) return false;
+      n = std::prev(after);
+    } else {
+      return true;
+    }
+  }
+}
+
+// An edit that only adds or removes blanks between the tokens of a document without errors: the
+// tokens stay as they are (newlines only matter to how errors are read, and a comment that the
+// blanks touch could grow or end).
+bool onlyBlanksBetweenTokens(const Document& old, std::string_view oldText, std::string_view newText,
+                             const ChangedRegion& region) {
+  if (!old.errors.empty()) return false;
+  if (!allBlank(oldText.substr(region.begin, region.oldEnd - region.begin)) ||
+      !allBlank(newText.substr(region.begin, region.newEnd - region.begin)))
+    return false;
+  if (region.begin < 3 && (oldText.substr(0, 3) == "\xEF\xBB\xBF" || newText.substr(0, 3) == "\xEF\xBB\xBF"))
+    return false;  // blanks before a byte order mark make it text
+  const bool nearComment = std::any_of(old.comments.begin(), old.comments.end(), [&](TextRange c) {
+    return c.end >= region.begin && c.begin <= region.oldEnd;
+  });
+  return !nearComment && !insideToken(*old.root, region.begin, region.oldEnd);
+}
+
 bool isValidUtf8(std::string_view text) {
   for (std::size_t i = utf8::skipAscii(text, 0); i < text.size(); i = utf8::skipAscii(text, i)) {
     const std::size_t n = utf8::sequenceLength(text, i);
@@ -119,16 +168,23 @@ std::optional<Node> rereadScalar(const Node& old, std::string_view newText, std:
 // into its own pool, so that a long run of edits does not hold a long chain of pools.
 constexpr std::size_t kMaxOlderPools = 8;
 
-// Copies a tree into a new document: offsets at or after `movedFrom` move by `delta`, strings
-// stay where they are (`copyStrings` false: the new document holds the old pools) or go to the
-// new pool, and the node `replaced` becomes `replacement`.
+// How the offsets after an edit move: a range's start at or after `beginsFrom`, and its end at
+// or after `endsFrom`, by `delta`. They differ for an insertion between two tokens, where the
+// token that ends there stays and the one that starts there moves.
+struct Move {
+  std::size_t beginsFrom = 0, endsFrom = 0;
+  std::int64_t delta = 0;
+};
+
+// Copies a tree into a new document: offsets move as `move` says, strings stay where they are
+// (`copyStrings` false: the new document holds the old pools) or go to the new pool, and the
+// node `replaced` becomes `replacement`.
 class ShiftedCopy {
  public:
-  ShiftedCopy(Document& out, std::size_t movedFrom, std::int64_t delta, const Node* replaced, const Node& replacement,
-              bool copyStrings, const analysis::Cancellation& cancel)
+  ShiftedCopy(Document& out, Move move, const Node* replaced, const Node& replacement, bool copyStrings,
+              const analysis::Cancellation& cancel)
       : out_(out),
-        movedFrom_(movedFrom),
-        delta_(delta),
+        move_(move),
         replaced_(replaced),
         replacement_(replacement),
         copyStrings_(copyStrings),
@@ -161,12 +217,14 @@ class ShiftedCopy {
     }
   }
 
-  TextRange shift(TextRange r) const { return {shift(r.begin), shift(r.end)}; }
-  NodeRange shift(NodeRange r) const { return {shift(std::size_t{r.begin}), shift(std::size_t{r.end})}; }
+  TextRange shift(TextRange r) const { return {shift(r.begin, move_.beginsFrom), shift(r.end, move_.endsFrom)}; }
+  NodeRange shift(NodeRange r) const {
+    return {shift(std::size_t{r.begin}, move_.beginsFrom), shift(std::size_t{r.end}, move_.endsFrom)};
+  }
 
  private:
-  std::size_t shift(std::size_t offset) const {
-    return offset >= movedFrom_ ? static_cast<std::size_t>(static_cast<std::int64_t>(offset) + delta_) : offset;
+  std::size_t shift(std::size_t offset, std::size_t from) const {
+    return offset >= from ? static_cast<std::size_t>(static_cast<std::int64_t>(offset) + move_.delta) : offset;
   }
   std::string_view store(std::string_view s) {
     if (!copyStrings_) return s;
@@ -174,8 +232,7 @@ class ShiftedCopy {
   }
 
   Document& out_;
-  std::size_t movedFrom_;
-  std::int64_t delta_;
+  Move move_;
   const Node* replaced_;
   const Node& replacement_;
   bool copyStrings_;
@@ -213,22 +270,26 @@ std::optional<Document> reparseAfterEdit(const Document& old, std::string_view o
   Document out;
   const Node* edited = nullptr;
   Node replacement;
-  if (!same) {
+  // Nothing changed: a copy. Offsets move from the end of an edited value's token; for blanks
+  // between tokens, a start moves from the end of the blanks and an end from just after their start.
+  Move move{oldText.size(), oldText.size(), 0};
+  if (!same && onlyBlanksBetweenTokens(old, oldText, newText, region)) {
+    move = {region.oldEnd, region.begin + 1, delta};
+  } else if (!same) {
     edited = scalarHolding(*old.root, region.begin, region.oldEnd);
     if (!edited || errorNear(old, edited->range)) return std::nullopt;
     const auto newEnd = static_cast<std::size_t>(static_cast<std::int64_t>(edited->range.end) + delta);
     std::optional<Node> reread = rereadScalar(*edited, newText, newEnd, *out.stringPool);
     if (!reread) return std::nullopt;
     replacement = *reread;
+    move = {edited->range.end, edited->range.end, delta};
   }
   const bool holdPools = old.olderPools.size() < kMaxOlderPools;
   if (holdPools) {
     out.olderPools = old.olderPools;
     out.olderPools.push_back(old.stringPool);
   }
-  // Offsets from the end of the edited token on move; those before it stay.
-  ShiftedCopy copy(out, edited ? edited->range.end : oldText.size(), delta, edited, replacement, !holdPools,
-                   options.cancel);
+  ShiftedCopy copy(out, move, edited, replacement, !holdPools, options.cancel);
   copy.fix(*old.root, out.root.emplace(*old.root));
   copyLists(old, copy, out);
   return out;

@@ -2,9 +2,11 @@
 //
 // Typing in a value (a number, a string, true, false or null) changes one token. The new text's
 // document is then the old one with that value read again and every later offset moved by the
-// edit's length: a copy of the tree, with no lexing or parsing of the rest. Any other edit (in a
-// key, in blanks or punctuation, one that changes what kind of token it is or that brings or
-// touches a syntax error) gets no reuse, and the caller parses the new text.
+// edit's length: a copy of the tree, with no lexing or parsing of the rest. Blanks added or
+// removed between the tokens of a document without errors (a new line, an indent) change no token
+// and are reused the same way. Any other edit (in a key, in punctuation or comments, one that
+// changes what kind of token it is or that brings or touches a syntax error) gets no reuse, and
+// the caller parses the new text.
 #pragma once
 
 #include <cstddef>

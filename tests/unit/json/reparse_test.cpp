@@ -76,6 +76,31 @@ TEST_CASE("an edit inside one value reuses the tree and moves what follows") {
   CHECK(reusedAndEqual(text, text));
 }
 
+TEST_CASE("blanks added or removed between the tokens of a valid document reuse the tree") {
+  const std::string text = "{\n  \"a\": 1,\n  \"b\": [true, \"x y\"], // note\n  \"c\": {}\n}\n";
+  CHECK(reusedAndEqual(text, edited(text, text.find("\"b\""), 0, "\n  ")));  // a new line before a key
+  CHECK(reusedAndEqual(text, edited(text, text.find("1,") + 1, 0, "  ")));     // after a value, before its comma
+  CHECK(reusedAndEqual(text, edited(text, text.find("[true") + 1, 0, " ")));   // just inside a bracket
+  CHECK(reusedAndEqual(text, edited(text, text.find(": 1"), 0, "\t")));        // between a key and its colon
+  CHECK(reusedAndEqual(text, edited(text, text.find(",\n  \"b\"") + 1, 3, "")));  // a line break and indent removed
+  CHECK(reusedAndEqual(text, edited(text, text.find("x y") + 1, 1, "")));   // blanks in a string: a value edit
+  CHECK(reusedAndEqual(text, edited(text, text.find("x y") + 1, 0, " ")));
+  CHECK(reusedAndEqual(text, edited(text, text.size() - 1, 1, "\n\n")));       // after the document
+  const Document old = parse(text);
+  auto declines = [&](const std::string& after) {
+    INFO("after: ", after);
+    CHECK_FALSE(reparseAfterEdit(old, text, after).has_value());
+  };
+  declines(edited(text, text.find("true") + 2, 0, " "));     // a blank that splits a literal
+  declines(edited(text, text.find(" // note"), 1, ""));      // touching a comment
+  declines(edited(text, text.find("// note") + 7, 0, " "));  // at a line comment's end, where it would grow
+  declines(edited(text, text.find("// note") + 7, 1, ""));   // the line break that ends a comment
+  // With a syntax error, a line break can change how the error reads (hjson takes a missing
+  // comma before a new line): no reuse.
+  const std::string broken = "{\"a\": 1 \"b\": 2}";
+  CHECK_FALSE(reparseAfterEdit(parse(broken), broken, edited(broken, broken.find(" \"b"), 0, "\n")).has_value());
+}
+
 TEST_CASE("an edit that is not inside one value gets no reuse") {
   const std::string text = "{\"stage\": 2, \"name\": \"a\", \"list\": [1, 2], \"bad\": tru, \"x\": 1 \"y\": 2}";
   const Document old = parse(text);
@@ -115,7 +140,8 @@ TEST_CASE("every one-character edit of real configs and broken texts that is reu
   for (std::size_t i = 0; i < files.size(); i += 8) texts.push_back(readFile(files[i]));
   REQUIRE(texts.size() > 20);
 
-  const std::vector<std::string> inserts = {"1", "0", "e", "-", ".", "a", "\"", "\\", "\\n", "\xc3\xa9", " ", ","};
+  const std::vector<std::string> inserts = {"1",  "0", "e",   "-", ".", "a", "\"", "\\", "\\n", "\xc3\xa9", " ", ",",
+                                            "\n", "\t", "\r\n", "/"};
   std::size_t reused = 0, tried = 0;
   for (const std::string& text : texts) {
     // About 150 positions per text, spread over all of it.

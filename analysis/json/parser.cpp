@@ -16,10 +16,10 @@
 #include <cstdint>
 #include <deque>
 #include <iterator>
-#include <numeric>
 #include <string>
 
 #include "analysis/json/document.h"
+#include "analysis/json/duplicates.h"
 #include "analysis/json/error_sink.h"
 #include "analysis/json/lexer.h"
 #include "analysis/json/path.h"
@@ -447,38 +447,9 @@ class Parser {
   }
 
   // Duplicate keys among the members of one object; those among the first `earlier` were
-  // reported before. Small objects compare pairwise, large ones sort
-  // their keys once: no lookup structure outlives the object.
+  // reported before.
   [[gnu::noinline]] void reportDuplicates(const std::vector<Member>& members, std::size_t earlier) {
-    const std::size_t n = members.size();
-    if (n < 2) return;
-    auto keyAt = [&](std::size_t i) { return members[i].key; };
-    std::vector<std::pair<std::size_t, std::size_t>> found;  // (first, duplicate)
-    constexpr std::size_t kPairwiseLimit = 16;
-    if (n <= kPairwiseLimit) {
-      for (std::size_t j = std::max<std::size_t>(earlier, 1); j < n; ++j)
-        for (std::size_t i = 0; i < j; ++i)
-          if (keyAt(i) == keyAt(j)) {
-            found.emplace_back(i, j);
-            break;
-          }
-    } else {
-      std::vector<std::uint32_t> order(n);
-      std::iota(order.begin(), order.end(), 0u);
-      std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const auto ka = keyAt(a), kb = keyAt(b);
-        return ka < kb || (ka == kb && a < b);
-      });
-      for (std::size_t g = 0; g < n;) {
-        std::size_t e = g + 1;
-        while (e < n && keyAt(order[e]) == keyAt(order[g])) ++e;
-        for (std::size_t k = g + 1; k < e; ++k)
-          if (order[k] >= earlier) found.emplace_back(order[g], order[k]);
-        g = e;
-      }
-      std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-    }
-    for (const auto& [first, duplicate] : found)
+    for (const auto& [first, duplicate] : duplicatePairs(members.data(), members.size(), earlier))
       reportDuplicate(members[first].keyRange, members[duplicate]);
   }
 

@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/json/duplicates.h"
 #include "analysis/json/error_sink.h"
 #include "analysis/json/lexer.h"
+#include "analysis/json/path.h"
 #include "analysis/json/scalars.h"
 #include "analysis/json/utf8.h"
 
@@ -40,28 +42,36 @@ std::size_t commonSuffix(std::string_view a, std::string_view b, std::size_t lim
   return i;
 }
 
-// The scalar value whose token holds all of [begin, end] (an insertion at either edge of a token
-// counts), or nullptr: the region is in a key, in blanks or punctuation, or spans tokens.
-const Node* scalarHolding(const Node& root, std::size_t begin, std::size_t end) {
+// The token that holds all of [begin, end] (an insertion at either edge of a token counts): a
+// scalar value, or a member's key. Neither when the region is in blanks or punctuation, or spans
+// tokens.
+struct Holding {
+  const Node* value = nullptr;
+  const Member* key = nullptr;
+};
+
+Holding tokenHolding(const Node& root, std::size_t begin, std::size_t end) {
   const Node* n = &root;
   while (n->range.begin <= begin && end <= n->range.end) {
     if (n->kind == Kind::Object) {
       const Span<Member> members = n->members();
       const auto after = std::upper_bound(members.begin(), members.end(), begin,
                                           [](std::size_t pos, const Member& m) { return pos < m.keyRange.begin; });
-      if (after == members.begin()) return nullptr;
-      n = &std::prev(after)->value;
+      if (after == members.begin()) return {};
+      const Member& m = *std::prev(after);
+      if (m.keyRange.begin <= begin && end <= m.keyRange.end) return {nullptr, &m};
+      n = &m.value;
     } else if (n->kind == Kind::Array) {
       const Span<Node> elements = n->elements();
       const auto after = std::upper_bound(elements.begin(), elements.end(), begin,
                                           [](std::size_t pos, const Node& e) { return pos < e.range.begin; });
-      if (after == elements.begin()) return nullptr;
+      if (after == elements.begin()) return {};
       n = std::prev(after);
     } else {
-      return n->kind == Kind::Invalid ? nullptr : n;
+      return {n->kind == Kind::Invalid ? nullptr : n, nullptr};
     }
   }
-  return nullptr;
+  return {};
 }
 
 bool allBlank(std::string_view text) { return std::all_of(text.begin(), text.end(), isBlank); }
@@ -176,24 +186,31 @@ struct Move {
   std::int64_t delta = 0;
 };
 
+// What an edit changed in the tree: one scalar value, or one member's key (its new text and
+// range in `replacement`), or nothing.
+struct Replacement {
+  const Node* value = nullptr;
+  const Member* key = nullptr;
+  Node replacement;
+};
+
 // Copies a tree into a new document: offsets move as `move` says, strings stay where they are
 // (`copyStrings` false: the new document holds the old pools) or go to the new pool, and the
-// node `replaced` becomes `replacement`.
+// value or key that `edit` names takes its new form.
 class ShiftedCopy {
  public:
-  ShiftedCopy(Document& out, Move move, const Node* replaced, const Node& replacement, bool copyStrings,
+  ShiftedCopy(Document& out, Move move, const Replacement& edit, bool copyStrings,
               const analysis::Cancellation& cancel)
       : out_(out),
         move_(move),
-        replaced_(replaced),
-        replacement_(replacement),
+        edit_(edit),
         copyStrings_(copyStrings),
         cancel_(cancel) {}
 
   // `copy` starts as a bitwise copy of `old`, in its new place.
   void fix(const Node& old, Node& copy) {
-    if (&old == replaced_) {
-      copy = replacement_;
+    if (&old == edit_.value) {
+      copy = edit_.replacement;
       return;
     }
     constexpr std::size_t kCheckEvery = 1 << 12;
@@ -205,8 +222,13 @@ class ShiftedCopy {
       Member* run = out_.memberArena.append(members.data, members.size());
       copy.children_ = run;
       for (std::size_t i = 0; i < members.size(); ++i) {
-        run[i].key = store(members[i].key);
-        run[i].keyRange = shift(members[i].keyRange);
+        if (&members[i] == edit_.key) {
+          run[i].key = edit_.replacement.string;
+          run[i].keyRange = edit_.replacement.range;
+        } else {
+          run[i].key = store(members[i].key);
+          run[i].keyRange = shift(members[i].keyRange);
+        }
         fix(members[i].value, run[i].value);
       }
     } else if (old.kind == Kind::Array) {
@@ -233,8 +255,7 @@ class ShiftedCopy {
 
   Document& out_;
   Move move_;
-  const Node* replaced_;
-  const Node& replacement_;
+  const Replacement& edit_;
   bool copyStrings_;
   analysis::Cancellation cancel_;
   std::size_t nodes_ = 0;
@@ -253,6 +274,77 @@ void copyLists(const Document& old, const ShiftedCopy& copy, Document& out) {
     out.duplicates.push_back({d.path, copy.shift(d.first), copy.shift(d.duplicate)});
 }
 
+// The duplicate keys of a whole tree, in the parser's form and order.
+class DuplicateWalk {
+ public:
+  std::vector<DuplicateKey> run(const Node& root) {
+    visit(root);
+    std::sort(found_.begin(), found_.end(),
+              [](const DuplicateKey& a, const DuplicateKey& b) { return a.duplicate.begin < b.duplicate.begin; });
+    return std::move(found_);
+  }
+
+ private:
+  void visit(const Node& n) {
+    if (n.kind == Kind::Object) {
+      const Span<Member> members = n.members();
+      for (const auto& [first, duplicate] : duplicatePairs(members.data, members.size()))
+        found_.push_back({pathTo(members[duplicate].key), members[first].keyRange, members[duplicate].keyRange});
+      for (const Member& m : members) {
+        path_.push_back({m.key, 0});
+        visit(m.value);
+        path_.pop_back();
+      }
+    } else if (n.kind == Kind::Array) {
+      for (std::size_t i = 0; i < n.elements().size(); ++i) {
+        path_.push_back({{}, i + 1});
+        visit(n.elements()[i]);
+        path_.pop_back();
+      }
+    }
+  }
+
+  std::string pathTo(std::string_view key) const {
+    std::vector<std::string> parts;
+    parts.reserve(path_.size() + 1);
+    for (const auto& [name, index] : path_) parts.push_back(index ? indexPart(index - 1) : std::string(name));
+    parts.emplace_back(key);
+    return joinPath(parts);
+  }
+
+  std::vector<std::pair<std::string_view, std::size_t>> path_;  // a key, or an array index + 1
+  std::vector<DuplicateKey> found_;
+};
+
+std::vector<DuplicateKey> duplicatesIn(const Node& root) { return DuplicateWalk().run(root); }
+
+// What the edit between the two texts changed (`edit`; a new string goes to `pool`) and how the
+// later offsets move, or nullopt when it is none of the edits reused.
+std::optional<Move> readEdit(const Document& old, std::string_view oldText, std::string_view newText,
+                             Replacement& edit, Arena<char>& pool) {
+  const ChangedRegion region = changedRegion(oldText, newText);
+  const std::int64_t delta = static_cast<std::int64_t>(newText.size()) - static_cast<std::int64_t>(oldText.size());
+  if (region.begin == oldText.size() && region.begin == newText.size()) return Move{oldText.size(), oldText.size(), 0};
+  // Blanks between tokens: a start moves from the end of the blanks, an end from just after their start.
+  if (onlyBlanksBetweenTokens(old, oldText, newText, region)) return Move{region.oldEnd, region.begin + 1, delta};
+  const Holding held = tokenHolding(*old.root, region.begin, region.oldEnd);
+  Node token;  // the edited value, or the edited key read as a string
+  if (held.value && !errorNear(old, held.value->range)) {
+    token = *held.value;
+  } else if (held.key && old.errors.empty()) {  // error messages quote keys
+    token.kind = Kind::String;
+    token.range = held.key->keyRange;
+  } else {
+    return std::nullopt;
+  }
+  const auto newEnd = static_cast<std::size_t>(static_cast<std::int64_t>(token.range.end) + delta);
+  std::optional<Node> reread = rereadScalar(token, newText, newEnd, pool);
+  if (!reread) return std::nullopt;
+  edit = {held.value, held.key, *reread};
+  // Offsets from the end of the edited token on move; those before it stay.
+  return Move{token.range.end, token.range.end, delta};
+}
+
 }  // namespace
 
 ChangedRegion changedRegion(std::string_view oldText, std::string_view newText) {
@@ -264,34 +356,20 @@ ChangedRegion changedRegion(std::string_view oldText, std::string_view newText) 
 std::optional<Document> reparseAfterEdit(const Document& old, std::string_view oldText, std::string_view newText,
                                          const ParseOptions& options) {
   if (!old.root || newText.size() >= UINT32_MAX) return std::nullopt;
-  const ChangedRegion region = changedRegion(oldText, newText);
-  const bool same = region.begin == oldText.size() && region.begin == newText.size();
-  const std::int64_t delta = static_cast<std::int64_t>(newText.size()) - static_cast<std::int64_t>(oldText.size());
   Document out;
-  const Node* edited = nullptr;
-  Node replacement;
-  // Nothing changed: a copy. Offsets move from the end of an edited value's token; for blanks
-  // between tokens, a start moves from the end of the blanks and an end from just after their start.
-  Move move{oldText.size(), oldText.size(), 0};
-  if (!same && onlyBlanksBetweenTokens(old, oldText, newText, region)) {
-    move = {region.oldEnd, region.begin + 1, delta};
-  } else if (!same) {
-    edited = scalarHolding(*old.root, region.begin, region.oldEnd);
-    if (!edited || errorNear(old, edited->range)) return std::nullopt;
-    const auto newEnd = static_cast<std::size_t>(static_cast<std::int64_t>(edited->range.end) + delta);
-    std::optional<Node> reread = rereadScalar(*edited, newText, newEnd, *out.stringPool);
-    if (!reread) return std::nullopt;
-    replacement = *reread;
-    move = {edited->range.end, edited->range.end, delta};
-  }
+  Replacement edit;
+  const std::optional<Move> move = readEdit(old, oldText, newText, edit, *out.stringPool);
+  if (!move) return std::nullopt;
   const bool holdPools = old.olderPools.size() < kMaxOlderPools;
   if (holdPools) {
     out.olderPools = old.olderPools;
     out.olderPools.push_back(old.stringPool);
   }
-  ShiftedCopy copy(out, move, edited, replacement, !holdPools, options.cancel);
+  ShiftedCopy copy(out, *move, edit, !holdPools, options.cancel);
   copy.fix(*old.root, out.root.emplace(*old.root));
   copyLists(old, copy, out);
+  // A key that changed can make or end a duplicate, and it names the paths of those under it.
+  if (edit.key) out.duplicates = duplicatesIn(*out.root);
   return out;
 }
 

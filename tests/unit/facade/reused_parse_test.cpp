@@ -1,5 +1,5 @@
 // An edited ds_config analysed with the previous revision's analysis at hand: an edit inside a
-// value reuses its parse, any other edit parses again, and the findings are those of an
+// value or a key reuses its parse, a new member parses again, and the findings are those of an
 // analysis from scratch either way.
 #include <doctest/doctest.h>
 
@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <tuple>
 
 using namespace dsls;
 
@@ -58,11 +59,17 @@ TEST_CASE("an edit inside a value reuses the previous parse and finds what a fre
   }
 }
 
-TEST_CASE("an edit outside a value parses again") {
+TEST_CASE("a renamed key reuses the parse, a new member parses again; both find what a fresh analysis finds") {
   const auto first = analyse(kConfig);
-  const std::string text = replaced(kConfig, "\"stage\"", "\"stages\"");
-  const auto next = analyse(text, first.get());
-  REQUIRE(next->config);
-  CHECK_FALSE(next->config->reusedParse());
-  CHECK(summary(*next) == summary(*analyse(text)));
+  for (const auto& [what, with, reused] :
+       {std::tuple<std::string, std::string, bool>{"\"stage\"", "\"stages\"", true},
+        {"\"overlap_comm\"", "\"overlap_com\"", true},
+        {"\"stage\": 2,", "\"stage\": 2, \"contiguous_gradients\": false,", false}}) {
+    const std::string text = replaced(kConfig, what, with);
+    INFO(with);
+    const auto next = analyse(text, first.get());
+    REQUIRE(next->config);
+    CHECK(next->config->reusedParse() == reused);
+    CHECK(summary(*next) == summary(*analyse(text)));
+  }
 }

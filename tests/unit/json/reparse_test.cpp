@@ -101,6 +101,25 @@ TEST_CASE("blanks added or removed between the tokens of a valid document reuse 
   CHECK_FALSE(reparseAfterEdit(parse(broken), broken, edited(broken, broken.find(" \"b"), 0, "\n")).has_value());
 }
 
+TEST_CASE("an edit inside a key of a valid document reuses the tree and finds its duplicates again") {
+  const std::string text =
+      "{\"zero_optimization\": {\"stage\": 2, \"stages\": 3, \"x\": {\"k\": 1, \"k\": 2}},"
+      " \"list\": [{\"a\": 1, \"b\": 2}], \"b\": 1}";
+  REQUIRE(parse(text).duplicates.size() == 1);
+  CHECK(reusedAndEqual(text, edited(text, text.find("stages") + 5, 1, "")));        // makes a duplicate
+  CHECK(reusedAndEqual(text, edited(text, text.find("\"k\": 2") + 1, 1, "j")));     // ends one
+  CHECK(reusedAndEqual(text, edited(text, text.find("zero_optimization"), 4, "")));  // renames the path of one
+  CHECK(reusedAndEqual(text, edited(text, text.find("\"b\": 2") + 1, 1, "a")));     // in an array's object
+  CHECK(reusedAndEqual(text, edited(text, text.find("\"b\": 1") + 1, 0, "\\u0062")));  // an escape
+  std::optional<Document> renamed = reparseAfterEdit(parse(text), text, edited(text, text.find("stages") + 5, 1, ""));
+  REQUIRE(renamed);
+  REQUIRE(renamed->duplicates.size() == 2);
+  CHECK(renamed->duplicates[0].path == "zero_optimization.stage");
+  // Messages quote keys: with an error in the document, a key edit parses again.
+  const std::string broken = "{\"a\": 1 \"b\": 2}";
+  CHECK_FALSE(reparseAfterEdit(parse(broken), broken, edited(broken, 2, 0, "x")).has_value());
+}
+
 TEST_CASE("an edit that is not inside one value gets no reuse") {
   const std::string text = "{\"stage\": 2, \"name\": \"a\", \"list\": [1, 2], \"bad\": tru, \"x\": 1 \"y\": 2}";
   const Document old = parse(text);

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "analysis/logs/analyzer_ops.h"
+#include "analysis/logs/literal_prefilter.h"
 #include "analysis/logs/text_util.h"
 
 namespace dsls::logs::detail {
@@ -55,14 +56,16 @@ std::optional<MetricValue> classify(std::string_view token) {
   return MetricValue{ValueKind::Finite, v == 0.0, token};
 }
 
-// Value of the first `name` that is followed by ':' or '=' (quotes allowed), with a
-// word boundary before it ("eval_loss" does not count as "loss").
-std::optional<MetricValue> metricValue(std::string_view msg, std::string_view name) {
-  std::size_t from = 0;
-  while (true) {
-    const std::size_t at = msg.find(name, from);
-    if (at == std::string_view::npos) return std::nullopt;
-    from = at + 1;
+// The metric names, each found by its rarest byte ('_', '='): most lines hold none of them.
+const RareByteLiteral kLoss("loss");
+const RareByteLiteral kGradNorm("grad_norm");     // HF Trainer dicts
+const RareByteLiteral kGradNormSpaced("grad norm");  // Megatron's iteration lines: "grad norm: ... |"
+const RareByteLiteral kSkipped("skipped=");
+
+// Value of the first `name`, found at or after `at`, that is followed by ':' or '=' (quotes
+// allowed), with a word boundary before it ("eval_loss" does not count as "loss").
+std::optional<MetricValue> metricValue(std::string_view msg, const RareByteLiteral& name, std::size_t at) {
+  for (; at != std::string_view::npos; at = name.find(msg, at + 1)) {
     if (at > 0 && text::isWordChar(msg[at - 1])) continue;
     std::size_t p = at + name.size();
     if (p < msg.size() && (msg[p] == '\'' || msg[p] == '"')) ++p;
@@ -76,6 +79,7 @@ std::optional<MetricValue> metricValue(std::string_view msg, std::string_view na
       ++end;
     if (auto v = classify(msg.substr(p, end - p))) return v;
   }
+  return std::nullopt;
 }
 
 // A run of consecutive metric lines with one suspicious value; reported once it reaches
@@ -122,16 +126,19 @@ std::size_t zeroLossNeeded(MetricRun& run, const std::optional<MetricValue>& nor
 }  // namespace
 
 void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
-  const bool hasLoss = msg.find("loss") != std::string_view::npos;
-  // HF Trainer dicts print "grad_norm", Megatron's iteration lines "grad norm: ... |".
-  const bool hasGradNorm = msg.find("grad_norm") != std::string_view::npos || msg.find("grad norm") != std::string_view::npos;
-  if (hasLoss || hasGradNorm) {
+  // Each name is looked for once; its value is read from where it was found.
+  constexpr std::size_t npos = std::string_view::npos;
+  const std::size_t lossAt = kLoss.find(msg);
+  const std::size_t normAt = kGradNorm.find(msg);
+  // The spaced name is looked for only when needed, as most lines hold neither.
+  const std::size_t spacedAt = normAt == npos ? kGradNormSpaced.find(msg) : npos;
+  if (lossAt != npos || normAt != npos || spacedAt != npos) {
     NumericsState& n = s.numerics;
     bool metric = false;
     std::optional<MetricValue> g;
-    if (hasGradNorm) {
-      g = metricValue(msg, "grad_norm");
-      if (!g) g = metricValue(msg, "grad norm");
+    if (normAt != npos || spacedAt != npos) {
+      g = metricValue(msg, kGradNorm, normAt);
+      if (!g) g = metricValue(msg, kGradNormSpaced, normAt == npos ? spacedAt : kGradNormSpaced.find(msg));
       if (g) {
         metric = true;
         if (g->kind != ValueKind::Finite) record(s, FailureId::NanGradNorm, occurrenceOf(c, false));
@@ -142,8 +149,8 @@ void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
           resetRun(n.sqrt2GradNorm);
       }
     }
-    if (hasLoss) {
-      if (auto l = metricValue(msg, "loss")) {
+    if (lossAt != npos) {
+      if (auto l = metricValue(msg, kLoss, lossAt)) {
         metric = true;
         if (l->kind != ValueKind::Finite) record(s, FailureId::NanLoss, occurrenceOf(c, false));
         if (l->kind == ValueKind::Finite && l->zero)
@@ -155,12 +162,12 @@ void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
     if (metric) ++n.metricLines;
   }
   // DeepSpeed progress: "step=10, skipped=6, lr=..."
-  const std::size_t skipped = msg.find("skipped=");
-  if (skipped != std::string_view::npos) {
+  const std::size_t skipped = kSkipped.find(msg);
+  if (skipped != npos) {
     std::size_t p = skipped + 8;
     const auto sk = text::parseIntAt(msg, p);
     const std::size_t step = msg.rfind("step=", skipped);
-    if (sk && step != std::string_view::npos) {
+    if (sk && step != npos) {
       std::size_t q = step + 5;
       if (auto st = text::parseIntAt(msg, q)) {
         s.numerics.lastStep = *st;

@@ -165,6 +165,32 @@ TEST_CASE("prefixes parsed through remembered tags equal fresh ones on fixture l
   CHECK(variants > 10000);
 }
 
+TEST_CASE("a remembered prefix parse stands for a line only while the literals that ruled rows out stay absent") {
+  // Each pair starts with the same bytes; the first line of each teaches the memo a whole
+  // parse, the second holds a row's needed literal ("pid=") further on, where the row then
+  // matches, or goes on where a longer match can.
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"(TrainWorker) no id here", "(TrainWorker pid=12) RuntimeError: boom"},
+      {"(TrainWorker) no id here", "(TrainWorker pid=12, ip=10.0.0.1) x"},
+      {"[rank3]: (Worker) starting", "[rank3]: (Worker pid=7) y"},
+      {"worker-1: [rank3]: loss 1.0", "worker-1: [rank3]: loss 1.0"},
+      // Metaflow's task prefix, whose attempt id "[...] " the byte after it could begin.
+      {"[run/train/3 (pid 42)] [-aaaaz and more", "[run/train/3 (pid 42)] [-aaaaaaaa] x"},
+  };
+  dsls::logs::PrefixMemo memo;
+  for (int round = 0; round < 3; ++round)
+    for (const auto& [taught, probed] : pairs) {
+      for (int again = 0; again < 3; ++again) dsls::logs::parsePrefixView(taught, &memo);
+      CHECK_MESSAGE(describe(dsls::logs::parsePrefixView(probed, &memo)) == describe(dsls::logs::parsePrefixView(probed)),
+                    probed);
+    }
+  const std::string copy = "worker-1: [rank3]: loss 2.0";
+  const dsls::logs::PrefixView v = dsls::logs::parsePrefixView(copy, &memo);
+  CHECK(v.message == "loss 2.0");
+  CHECK((v.host.data() >= copy.data() && v.host.data() + v.host.size() <= copy.data() + copy.size()));
+  CHECK(v.rank == 3);
+}
+
 TEST_CASE("a prefix pattern's automaton knows which bytes continue a match") {
   using dsls::logs::AnchoredProgram;
   const auto rank = AnchoredProgram::compile(R"(\[rank(?P<rank>\d{1,9})\]: ?)");

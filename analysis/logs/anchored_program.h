@@ -25,6 +25,10 @@ class AnchoredProgram {
   // The bytes that could follow `text` within a match starting where `text` starts (empty
   // when no match can go on, or `text` is no start of one).
   ByteSet continuations(std::string_view text) const;
+  // How many bytes of `text` the automaton reads before no match can go on, when no match
+  // ends within them: a text that starts with those bytes has no match (std::nullopt when
+  // a match can end within `text`, or one can go on past it).
+  std::optional<std::size_t> deadAfter(std::string_view text) const;
   static bool contains(const ByteSet& set, unsigned char b);
   int groups() const { return groups_; }
 
@@ -36,6 +40,13 @@ class AnchoredProgram {
     int y = 0;  // Split: the second choice
   };
   friend struct ProgramBuilder;
+
+  struct Run {
+    std::vector<int> live;  // pcs of the Class instructions alive after `read` bytes
+    std::size_t read = 0;
+    bool matchReachable = false;  // a Match was reached along the way
+  };
+  void run(std::string_view text, Run& r) const;
 
   std::vector<Inst> insts_;
   std::vector<ByteSet> classes_;

@@ -403,6 +403,49 @@ PrefixMemo::Tag* PrefixMemo::tagToFill(std::size_t row, std::string_view text) {
   return t;
 }
 
+std::array<PrefixMemo::Dead*, 2> PrefixMemo::deadSlots(std::size_t row, std::string_view text) {
+  const std::uint64_t h = tagHash(row, text);
+  return {&dead_[h % kDeadSlots], &dead_[(h >> 32) % kDeadSlots]};
+}
+
+std::size_t PrefixMemo::deadPrefix(std::size_t row, std::string_view window) {
+  if (row >= kRows) return 0;
+  RowStats& r = rowStats_[row];
+  for (const std::uint16_t length : r.deadLengths) {
+    if (length == 0) break;
+    if (length > window.size()) continue;
+    const std::string_view head = window.substr(0, length);
+    for (Dead* d : deadSlots(row, head))
+      if (d->used && d->row == row && d->text == head) {
+        d->lastUse = ++clock_;
+        ++r.deadHits;
+        return length;
+      }
+  }
+  return 0;
+}
+
+bool PrefixMemo::remembersDead(std::size_t row) const {
+  // A row whose dead starts seldom repeat is not worth the automaton's time.
+  return row < kRows && (rowStats_[row].deadStored < 64 || rowStats_[row].deadHits >= rowStats_[row].deadStored);
+}
+
+void PrefixMemo::rememberDead(std::size_t row, std::string_view start) {
+  if (!remembersDead(row) || start.empty() || start.size() > kTagBytes) return;
+  RowStats& r = rowStats_[row];
+  auto it = std::find(r.deadLengths.begin(), r.deadLengths.end(), start.size());
+  if (it == r.deadLengths.end()) it = std::find(r.deadLengths.begin(), r.deadLengths.end(), 0);
+  if (it == r.deadLengths.end()) return;
+  *it = static_cast<std::uint16_t>(start.size());
+  ++r.deadStored;
+  const auto [a, b] = deadSlots(row, start);
+  Dead* d = !a->used || (b->used && a->lastUse <= b->lastUse) ? a : b;
+  d->used = true;
+  d->row = row;
+  d->text.assign(start);
+  d->lastUse = ++clock_;
+}
+
 bool PrefixMemo::headersRepeat(std::size_t row) const {
   if (row >= kRows) return false;
   const RowStats& r = rowStats_[row];
@@ -441,6 +484,16 @@ struct ChainProof {
   }
 };
 
+// Where the row's automaton dies on a window RE2 found no match in: remembered, so that the
+// next window starting with those bytes is ruled out without RE2. 0 when it does not die.
+std::size_t deadStart(const CompiledRow& c, std::size_t row, std::string_view window, PrefixMemo& memo) {
+  if (!memo.remembersDead(row)) return 0;
+  const std::optional<std::size_t> dead = c.program->deadAfter(window.substr(0, PrefixMemo::kTagBytes));
+  if (!dead || *dead == 0) return 0;
+  memo.rememberDead(row, window.substr(0, *dead));
+  return *dead;
+}
+
 // The first row, in table order, whose cheap tests pass and whose pattern matches at the
 // start of `s`; table.size() when none does.
 std::size_t matchAt(const PrefixMatcher& m, PeelState state, std::string_view line, std::string_view s, Pieces& p,
@@ -456,12 +509,23 @@ std::size_t matchAt(const PrefixMatcher& m, PeelState state, std::string_view li
     if (s.size() <= c.literal.size()) proof.provable = false;  // the line's end rules the row out
     else proof.see(at + c.literal.size() + 1);
     if (!c.startsHere(s)) continue;
-    if (!c.hasNeeded(std::string_view(window.data(), window.size()))) {
+    const std::string_view windowText(window.data(), window.size());
+    if (!c.hasNeeded(windowText)) {
       proof.ruledOutByNeeds(r, at);
       continue;
     }
+    if (const std::size_t dead = memo && c.program ? memo->deadPrefix(r, windowText) : 0) {
+      proof.see(at + dead);
+      continue;
+    }
     bool byTag = false;
-    const bool matched = matchRow(c, r, window, p, memo, byTag) && apply(p, c.slotGroup, table[r], out);
+    if (!matchRow(c, r, window, p, memo, byTag)) {
+      const std::size_t dead = memo && c.program ? deadStart(c, r, windowText, *memo) : 0;
+      if (dead) proof.see(at + dead);
+      else proof.provable = false;
+      continue;
+    }
+    const bool matched = apply(p, c.slotGroup, table[r], out);
     if (!byTag || !matched || at + p[0].size() >= line.size()) proof.provable = false;
     if (!matched) continue;
     proof.tagRows |= 1u << r;
@@ -512,14 +576,12 @@ std::string_view moved(std::string_view v, std::string_view from, std::string_vi
   return to.substr(at - begin, v.size());
 }
 
-PrefixView rebased(PrefixView v, std::string_view from, std::string_view to) {
+void moveViews(PrefixView& v, std::string_view from, std::string_view to) {
   v.host = moved(v.host, from, to);
   v.timestamp = moved(v.timestamp, from, to);
   v.level = moved(v.level, from, to);
   v.source = moved(v.source, from, to);
   v.rankFamily = moved(v.rankFamily, from, to);
-  v.message = {};
-  return v;
 }
 
 void rememberChain(PrefixMemo& memo, std::string_view line, const PrefixView& out, const ChainProof& proof) {
@@ -527,7 +589,9 @@ void rememberChain(PrefixMemo& memo, std::string_view line, const PrefixView& ou
   if (!chain) return;
   chain->used = true;
   chain->key.assign(line.substr(0, proof.seen));
-  chain->view = rebased(out, line.substr(0, proof.seen), chain->key);
+  chain->view = out;
+  chain->view.message = {};
+  moveViews(chain->view, line.substr(0, proof.seen), chain->key);
   chain->consumed = static_cast<std::size_t>(out.message.data() - line.data());
   chain->tagRows = proof.tagRows;
   chain->needs = proof.needs;
@@ -544,6 +608,17 @@ const PrefixMemo::Chain* provenChain(std::string_view line, PrefixMemo& memo) {
     if (m.rows[check.row].hasNeeded(line.substr(check.offset, kPrefixWindow))) return nullptr;
   }
   return chain;
+}
+
+// The chain's parse on `line` (returned in place: a copy of the view costs more than the
+// lookup).
+PrefixView recalled(const PrefixMemo::Chain& chain, std::string_view line, PrefixMemo& memo) {
+  for (std::uint32_t rows = chain.tagRows; rows != 0; rows &= rows - 1)
+    memo.tagFound(static_cast<std::size_t>(std::countr_zero(rows)));
+  PrefixView v = chain.view;
+  moveViews(v, chain.key, line);
+  v.message = line.substr(chain.consumed);
+  return v;
 }
 
 }  // namespace
@@ -581,13 +656,7 @@ PrefixMemo::Chain* PrefixMemo::chainToFill(std::string_view key) {
 
 PrefixView parsePrefixView(std::string_view line, PrefixMemo* memo) {
   if (memo)
-    if (const PrefixMemo::Chain* chain = provenChain(line, *memo)) {
-      for (std::uint32_t rows = chain->tagRows; rows != 0; rows &= rows - 1)
-        memo->tagFound(static_cast<std::size_t>(std::countr_zero(rows)));
-      PrefixView v = rebased(chain->view, chain->key, line);
-      v.message = line.substr(chain->consumed);
-      return v;
-    }
+    if (const PrefixMemo::Chain* chain = provenChain(line, *memo)) return recalled(*chain, line, *memo);
   ChainProof proof;
   PrefixView out = peelPrefixes(line, memo, proof);
   if (memo && proof.provable) rememberChain(*memo, line, out, proof);

@@ -115,6 +115,20 @@ class PrefixMemo {
   Tag* tagToFill(std::size_t row, std::string_view text);  // nullptr: not worth remembering
   void tagFound(std::size_t row) { ++rowStats_[row].hits; }
 
+  // Starts of windows where a row's automaton dies without a match ("[2024-" for the
+  // line-number row): a window starting with them fails that row, without RE2.
+  struct Dead {
+    bool used = false;
+    std::size_t row = 0;
+    std::string text;
+    std::uint32_t lastUse = 0;
+  };
+  static constexpr std::size_t kDeadSlots = 256;
+  // The length of a remembered dead start of `window` for the row, or 0.
+  std::size_t deadPrefix(std::size_t row, std::string_view window);
+  void rememberDead(std::size_t row, std::string_view start);
+  bool remembersDead(std::size_t row) const;  // false once the row's dead starts seldom repeat
+
   // Whole parses of a line's prefix ("worker-3: [rank3]: " and the byte after it), each
   // kept with the bytes its outcome was proved to depend on: every row tried was ruled out
   // by those bytes (or by a needed literal, looked for again on each line), and every row
@@ -145,7 +159,11 @@ class PrefixMemo {
     std::array<std::uint16_t, kTagLengths> lengths{};  // 0: unused
     std::uint32_t stored = 0, hits = 0;
     std::uint32_t headerLookups = 0, headerHits = 0;
+    std::array<std::uint16_t, kTagLengths> deadLengths{};  // 0: unused
+    std::uint32_t deadStored = 0, deadHits = 0;
   };
+  std::array<Dead*, 2> deadSlots(std::size_t row, std::string_view text);
+  std::array<Dead, kDeadSlots> dead_{};
   std::array<Tag*, 2> tagSlots(std::size_t row, std::string_view text);
   std::array<Slot, kSlots> slots_{};
   std::array<Tag, kTagSlots> tags_{};

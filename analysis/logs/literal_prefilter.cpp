@@ -44,8 +44,11 @@ std::size_t RareByteLiteral::find(std::string_view s, std::size_t from) const {
     const void* hit = std::memchr(p, text_[anchor_], static_cast<std::size_t>(last - p) + 1);
     if (!hit) return std::string_view::npos;
     p = static_cast<const char*>(hit);
-    if (std::memcmp(p - anchor_, text_.data(), text_.size()) == 0)
-      return static_cast<std::size_t>(p - anchor_ - s.data());
+    const char* start = p - anchor_;
+    // The first and last bytes first: most hits of the anchor are no start of the literal.
+    if (start[0] == text_.front() && start[text_.size() - 1] == text_.back() &&
+        std::memcmp(start, text_.data(), text_.size()) == 0)
+      return static_cast<std::size_t>(start - s.data());
     ++p;
   }
   return std::string_view::npos;
@@ -93,7 +96,8 @@ bool LiteralPrefilter::anyIn(std::string_view s) const {
       const std::string& lit = literals_[it->literal];
       if (i < it->offset) continue;
       const std::size_t start = i - it->offset;
-      if (start + lit.size() <= n && std::memcmp(s.data() + start, lit.data(), lit.size()) == 0) return true;
+      if (start + lit.size() > n || s[start] != lit.front() || s[start + lit.size() - 1] != lit.back()) continue;
+      if (std::memcmp(s.data() + start, lit.data(), lit.size()) == 0) return true;
     }
   }
   return false;

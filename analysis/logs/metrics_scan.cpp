@@ -2,6 +2,7 @@
 // log): HF Trainer dicts `{'loss': 0.0, 'grad_norm': nan, ...}`, `loss = ...`,
 // and DeepSpeed's progress line `step=10, skipped=6`. These lines are printed by
 // rank 0 only, so they never name the rank that caused a problem.
+#include <array>
 #include <charconv>
 #include <cmath>
 
@@ -43,18 +44,29 @@ std::optional<bool> plainDecimalIsZero(std::string_view u) {
 
 std::optional<MetricValue> classify(std::string_view token) {
   if (token.empty()) return std::nullopt;
+  // The common case first: a plain decimal is neither a NaN nor an infinity.
+  const std::string_view number = token.substr(token[0] == '+' ? 1 : 0);
+  if (const auto zero = plainDecimalIsZero(number)) return MetricValue{ValueKind::Finite, *zero, token};
   std::string_view t = token;
   if (t[0] == '-' || t[0] == '+') t.remove_prefix(1);
   if (t == "nan" || t == "NaN" || t == "NAN") return MetricValue{ValueKind::NaN, false, token};
   if (t == "inf" || t == "Inf" || t == "INF" || t == "Infinity" || t == "infinity")
     return MetricValue{ValueKind::Inf, false, token};
-  const std::string_view number = token.substr(token[0] == '+' ? 1 : 0);
-  if (const auto zero = plainDecimalIsZero(number)) return MetricValue{ValueKind::Finite, *zero, token};
   double v = 0;
   const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
   if (ec != std::errc() || ptr != number.data() + number.size()) return std::nullopt;
   return MetricValue{ValueKind::Finite, v == 0.0, token};
 }
+
+// The bytes a value is read over: word characters, '.', '-' and '+'.
+constexpr std::array<bool, 256> kValueByte = [] {
+  std::array<bool, 256> t{};
+  for (unsigned c = 0; c < 256; ++c) {
+    const char ch = static_cast<char>(c);
+    t[c] = text::isWordChar(ch) || ch == '.' || ch == '-' || ch == '+';
+  }
+  return t;
+}();
 
 // The metric names, each found by its rarest byte ('_', '='): most lines hold none of them.
 const RareByteLiteral kLoss("loss");
@@ -75,8 +87,7 @@ std::optional<MetricValue> metricValue(std::string_view msg, const RareByteLiter
     while (p < msg.size() && msg[p] == ' ') ++p;
     if (p < msg.size() && (msg[p] == '\'' || msg[p] == '"')) ++p;
     std::size_t end = p;
-    while (end < msg.size() && (text::isWordChar(msg[end]) || msg[end] == '.' || msg[end] == '-' || msg[end] == '+'))
-      ++end;
+    while (end < msg.size() && kValueByte[static_cast<unsigned char>(msg[end])]) ++end;
     if (auto v = classify(msg.substr(p, end - p))) return v;
   }
   return std::nullopt;

@@ -191,6 +191,34 @@ TEST_CASE("a remembered prefix parse stands for a line only while the literals t
   CHECK(v.rank == 3);
 }
 
+TEST_CASE("a row ruled out by the start of a window is ruled out only where a window starts so") {
+  // The first line teaches the memo that the line-number row dies at "[2024-"; the others
+  // start with fewer of those bytes and match it, or start with all of them.
+  const std::vector<std::string> lines = {
+      "[2024-05-01 10:00:00,000] [INFO] [engine.py:1:step] a",
+      "[2024] [rank1]: b",
+      "[202] c",
+      "[2024-] d",
+      "[2024-05-01 10:00:01,000] [INFO] e",
+  };
+  dsls::logs::PrefixMemo memo;
+  for (int round = 0; round < 3; ++round)
+    for (const std::string& line : lines)
+      CHECK_MESSAGE(describe(dsls::logs::parsePrefixView(line, &memo)) == describe(dsls::logs::parsePrefixView(line)),
+                    line);
+  CHECK(dsls::logs::parsePrefixView("[2024] [rank1]: b", &memo).message == "b");
+}
+
+TEST_CASE("a prefix pattern's automaton knows where no match can go on") {
+  using dsls::logs::AnchoredProgram;
+  const auto lineNumber = AnchoredProgram::compile(R"(\[\d{1,6}\] )");
+  REQUIRE(lineNumber);
+  CHECK(lineNumber->deadAfter("[2024-05-01") == std::optional<std::size_t>(6));
+  CHECK(lineNumber->deadAfter("x") == std::optional<std::size_t>(1));
+  CHECK_FALSE(lineNumber->deadAfter("[12] x"));  // a match ends within
+  CHECK_FALSE(lineNumber->deadAfter("[12"));     // one may go on
+}
+
 TEST_CASE("a prefix pattern's automaton knows which bytes continue a match") {
   using dsls::logs::AnchoredProgram;
   const auto rank = AnchoredProgram::compile(R"(\[rank(?P<rank>\d{1,9})\]: ?)");

@@ -87,7 +87,7 @@ bool nullable(const Node& n) {
 // A recursive-descent parser for the subset; any other syntax sets `ok` to false.
 class Parser {
  public:
-  explicit Parser(std::string_view p) : p_(p) {}
+  Parser(std::string_view p, bool boundariesHold) : p_(p), boundariesHold_(boundariesHold) {}
   bool ok = true;
   int groups = 0;
 
@@ -100,6 +100,7 @@ class Parser {
  private:
   std::string_view p_;
   std::size_t i_ = 0;
+  bool boundariesHold_;  // \b read as matching the empty text (see compileLoose)
 
   bool more() const { return i_ < p_.size(); }
   char peek() const { return p_[i_]; }
@@ -190,6 +191,7 @@ class Parser {
         if (!more()) return fail();
         const char e = p_[i_++];
         if (isPerlClass(e)) return setNode(perlClass(e));
+        if (e == 'b' && boundariesHold_) return Node{};  // Empty
         const int b = escapedByte(e);
         if (b < 0) return fail();
         ByteSet s{};
@@ -342,8 +344,12 @@ struct ProgramBuilder {
   }
 };
 
-std::optional<AnchoredProgram> AnchoredProgram::compile(std::string_view pattern) {
-  Parser parser(pattern);
+std::optional<AnchoredProgram> AnchoredProgram::compile(std::string_view pattern) { return build(pattern, false); }
+
+std::optional<AnchoredProgram> AnchoredProgram::compileLoose(std::string_view pattern) { return build(pattern, true); }
+
+std::optional<AnchoredProgram> AnchoredProgram::build(std::string_view pattern, bool boundariesHold) {
+  Parser parser(pattern, boundariesHold);
   const Node root = parser.parseAll();
   if (!parser.ok) return std::nullopt;
   AnchoredProgram program;

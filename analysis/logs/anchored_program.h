@@ -21,6 +21,10 @@ class AnchoredProgram {
 
   // Std::nullopt when the pattern uses syntax outside the subset.
   static std::optional<AnchoredProgram> compile(std::string_view pattern);
+  // The automaton of a pattern with every \b taken to hold: it accepts at least the
+  // pattern's matches, so where it dies the pattern has none (deadAfter), but what it says
+  // of a match's continuations does not hold for the pattern.
+  static std::optional<AnchoredProgram> compileLoose(std::string_view pattern);
 
   // The bytes that could follow `text` within a match starting where `text` starts (empty
   // when no match can go on, or `text` is no start of one).
@@ -47,6 +51,7 @@ class AnchoredProgram {
     bool matchReachable = false;  // a Match was reached along the way
   };
   void run(std::string_view text, Run& r) const;
+  static std::optional<AnchoredProgram> build(std::string_view pattern, bool boundariesHold);
 
   std::vector<Inst> insts_;
   std::vector<ByteSet> classes_;

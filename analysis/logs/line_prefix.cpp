@@ -69,6 +69,8 @@ struct CompiledRow {
   // The pattern's automaton, for remembered tags (not for Logger rows: their headers hold
   // timestamps, and rarely repeat).
   std::optional<AnchoredProgram> program;
+  // The same with \b taken to hold, for every row: where it dies, the row cannot match.
+  std::optional<AnchoredProgram> loose;
   int groups = 0;
   std::array<int, kSlots> slotGroup{};  // capture index per slot, 0 when absent
   // A cheap test that rules the row out: the row's first bytes, and the literal every
@@ -146,6 +148,7 @@ CompiledRow compileRow(const PrefixFamily& f) {
   c.groups = c.re->NumberOfCapturingGroups();
   if (c.groups >= 16) throw std::logic_error("line prefix " + std::string(f.name) + ": too many groups");
   if (f.kind != PrefixKind::Logger) c.program = AnchoredProgram::compile(f.pattern);
+  c.loose = AnchoredProgram::compileLoose(f.pattern);
   if (c.program && c.program->groups() != c.groups)
     throw std::logic_error("line prefix " + std::string(f.name) + ": its automaton counts its groups differently");
   for (const auto& [name, index] : c.re->NamedCapturingGroups())
@@ -584,6 +587,22 @@ void moveViews(PrefixView& v, std::string_view from, std::string_view to) {
   v.rankFamily = moved(v.rankFamily, from, to);
 }
 
+// A row ruled out by its needed literal is ruled out by the first bytes alone where its
+// automaton dies within them: then the literal need not be looked for again on each line.
+void settleNeeds(std::string_view line, ChainProof& proof) {
+  const PrefixMatcher& m = PrefixMatcher::shared();
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < proof.needCount; ++i) {
+    const PrefixMemo::NeedsCheck check = proof.needs[i];
+    const std::optional<AnchoredProgram>& loose = m.rows[check.row].loose;
+    const std::optional<std::size_t> dead =
+        loose ? loose->deadAfter(line.substr(check.offset, PrefixMemo::kChainBytes)) : std::nullopt;
+    if (dead && *dead > 0) proof.see(check.offset + *dead);
+    else proof.needs[kept++] = check;
+  }
+  proof.needCount = kept;
+}
+
 void rememberChain(PrefixMemo& memo, std::string_view line, const PrefixView& out, const ChainProof& proof) {
   PrefixMemo::Chain* chain = memo.chainToFill(line.substr(0, proof.seen));
   if (!chain) return;
@@ -659,7 +678,10 @@ PrefixView parsePrefixView(std::string_view line, PrefixMemo* memo) {
     if (const PrefixMemo::Chain* chain = provenChain(line, *memo)) return recalled(*chain, line, *memo);
   ChainProof proof;
   PrefixView out = peelPrefixes(line, memo, proof);
-  if (memo && proof.provable) rememberChain(*memo, line, out, proof);
+  if (memo && proof.provable) {
+    settleNeeds(line, proof);
+    rememberChain(*memo, line, out, proof);
+  }
   return out;
 }
 

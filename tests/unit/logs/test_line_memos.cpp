@@ -170,9 +170,11 @@ TEST_CASE("a remembered prefix parse stands for a line only while the literals t
   // parse, the second holds a row's needed literal ("pid=") further on, where the row then
   // matches, or goes on where a longer match can.
   const std::vector<std::pair<std::string, std::string>> pairs = {
+      // Where the row's automaton dies ("(TrainWorker)") the bytes rule it out; a name longer
+      // than the bytes kept leaves the literal to be looked for again.
       {"(TrainWorker) no id here", "(TrainWorker pid=12) RuntimeError: boom"},
-      {"(TrainWorker) no id here", "(TrainWorker pid=12, ip=10.0.0.1) x"},
-      {"[rank3]: (Worker) starting", "[rank3]: (Worker pid=7) y"},
+      {"(" + std::string(100, 'a') + " no id here", "(" + std::string(100, 'a') + " pid=12) RuntimeError: boom"},
+      {"[rank3]: (" + std::string(100, 'w') + " starting", "[rank3]: (" + std::string(100, 'w') + " pid=7) y"},
       {"worker-1: [rank3]: loss 1.0", "worker-1: [rank3]: loss 1.0"},
       // Metaflow's task prefix, whose attempt id "[...] " the byte after it could begin.
       {"[run/train/3 (pid 42)] [-aaaaz and more", "[run/train/3 (pid 42)] [-aaaaaaaa] x"},
@@ -217,6 +219,12 @@ TEST_CASE("a prefix pattern's automaton knows where no match can go on") {
   CHECK(lineNumber->deadAfter("x") == std::optional<std::size_t>(1));
   CHECK_FALSE(lineNumber->deadAfter("[12] x"));  // a match ends within
   CHECK_FALSE(lineNumber->deadAfter("[12"));     // one may go on
+  // \b looks past the match: refused, or taken to hold where only death is asked about.
+  CHECK_FALSE(AnchoredProgram::compile(R"(NCCL (?:INFO|WARN)\b)"));
+  const auto loose = AnchoredProgram::compileLoose(R"(NCCL (?:INFO|WARN)\b)");
+  REQUIRE(loose);
+  CHECK(loose->deadAfter("NCCL X") == std::optional<std::size_t>(6));
+  CHECK_FALSE(loose->deadAfter("NCCL INFOx"));
 }
 
 TEST_CASE("a prefix pattern's automaton knows which bytes continue a match") {

@@ -75,7 +75,7 @@ LiteralPrefilter::LiteralPrefilter(std::vector<std::string> literals) : literals
     for (std::uint32_t j = best; j < best + kStride; ++j) {
       const auto key = pairKey(static_cast<unsigned char>(lit[j]), static_cast<unsigned char>(lit[j + 1]));
       anchors_.push_back({key, i, j});
-      pairs_[key] = 1;
+      pairs_[key >> 6] |= std::uint64_t{1} << (key & 63);
     }
   }
   std::sort(anchors_.begin(), anchors_.end(), [](const Anchor& a, const Anchor& b) { return a.pair < b.pair; });
@@ -90,7 +90,7 @@ bool LiteralPrefilter::anyIn(std::string_view s) const {
   // consecutive pairs, one of which is tested.
   for (std::size_t i = 0; i + 1 < n; i += kStride) {
     const std::uint16_t key = pairAt(p + i);
-    if (!pairs_[key]) continue;
+    if (!hasPair(key)) continue;
     for (auto it = anchors_.begin() + static_cast<std::ptrdiff_t>(firstAnchor_[key]); it != anchors_.end() && it->pair == key;
          ++it) {
       const std::string& lit = literals_[it->literal];

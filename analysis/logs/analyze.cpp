@@ -44,11 +44,11 @@ void LineSplitter::feed(std::string_view chunk) {
     }
     if (hasPartial_) {
       appendPartial(chunk.substr(i, j - i), chunkBase_ + i);
-      sink_(partial_, partialOffset_);
+      emit(partial_, partialOffset_);
       hasPartial_ = false;
     } else {
       const std::string_view line = chunk.substr(i, j - i);
-      sink_(line.substr(0, maxLine_), chunkBase_ + i);
+      emit(line.substr(0, maxLine_), chunkBase_ + i);
     }
     if (chunk[j] == '\r') {
       if (j + 1 < chunk.size()) i = chunk[j + 1] == '\n' ? j + 2 : j + 1;
@@ -63,8 +63,15 @@ void LineSplitter::feed(std::string_view chunk) {
   chunkBase_ += chunk.size();
 }
 
+bool LineSplitter::nextLineStart(std::size_t& offset, std::size_t& linesBefore) const {
+  if (pendingCR_) return false;
+  offset = hasPartial_ ? partialOffset_ : chunkBase_;
+  linesBefore = lines_;
+  return true;
+}
+
 void LineSplitter::finish() {
-  if (hasPartial_) sink_(partial_, partialOffset_);
+  if (hasPartial_) emit(partial_, partialOffset_);
   hasPartial_ = false;
   partial_.clear();
   partial_.shrink_to_fit();

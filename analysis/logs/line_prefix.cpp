@@ -647,8 +647,10 @@ const PrefixMemo::Chain* PrefixMemo::findChain(std::string_view line) {
     if (length == 0) break;
     if (length > line.size()) continue;
     const std::string_view key = line.substr(0, length);
-    for (Chain* c : chainSlots(key))
-      if (c->used && c->key == key) {
+    const std::uint64_t h = chainHash(key);
+    for (Chain* c : chainSlots(h))
+      // The hash first: a slot of another key is passed over without comparing bytes.
+      if (c->used && c->hash == h && c->key == key) {
         c->lastUse = ++clock_;
         return c;
       }
@@ -656,9 +658,10 @@ const PrefixMemo::Chain* PrefixMemo::findChain(std::string_view line) {
   return nullptr;
 }
 
-std::array<PrefixMemo::Chain*, 2> PrefixMemo::chainSlots(std::string_view key) {
-  const std::uint64_t h = tagHash(kRows, key);  // no row has this number
-  return {&chains_[h % kChainSlots], &chains_[(h >> 32) % kChainSlots]};
+std::uint64_t PrefixMemo::chainHash(std::string_view key) { return tagHash(kRows, key); }  // no row has this number
+
+std::array<PrefixMemo::Chain*, 2> PrefixMemo::chainSlots(std::uint64_t hash) {
+  return {&chains_[hash % kChainSlots], &chains_[(hash >> 32) % kChainSlots]};
 }
 
 PrefixMemo::Chain* PrefixMemo::chainToFill(std::string_view key) {
@@ -667,9 +670,11 @@ PrefixMemo::Chain* PrefixMemo::chainToFill(std::string_view key) {
   if (it == chainLengths_.end()) it = std::find(chainLengths_.begin(), chainLengths_.end(), 0);
   if (it == chainLengths_.end()) return nullptr;
   *it = static_cast<std::uint16_t>(key.size());
-  const auto [a, b] = chainSlots(key);
+  const std::uint64_t h = chainHash(key);
+  const auto [a, b] = chainSlots(h);
   Chain* c = !a->used || (b->used && a->lastUse <= b->lastUse) ? a : b;
   c->lastUse = ++clock_;
+  c->hash = h;
   return c;
 }
 

@@ -144,6 +144,7 @@ class PrefixMemo {
   struct Chain {
     bool used = false;
     std::string key;          // the bytes the parse depends on
+    std::uint64_t hash = 0;   // of `key`
     PrefixView view;          // views into `key` or into the table
     std::size_t consumed = 0;  // where the message starts
     std::uint32_t tagRows = 0;
@@ -170,7 +171,8 @@ class PrefixMemo {
   std::array<RowStats, kRows> rowStats_{};
   std::array<Chain, kChainSlots> chains_{};
   std::array<std::uint16_t, kChainLengths> chainLengths_{};  // 0: unused
-  std::array<Chain*, 2> chainSlots(std::string_view key);
+  static std::uint64_t chainHash(std::string_view key);
+  std::array<Chain*, 2> chainSlots(std::uint64_t hash);
   std::uint32_t clock_ = 0;
 };
 

@@ -75,7 +75,7 @@ LiteralPrefilter::LiteralPrefilter(std::vector<std::string> literals) : literals
     for (std::uint32_t j = best; j < best + kStride; ++j) {
       const auto key = pairKey(static_cast<unsigned char>(lit[j]), static_cast<unsigned char>(lit[j + 1]));
       anchors_.push_back({key, i, j});
-      pairs_[key >> 6] |= std::uint64_t{1} << (key & 63);
+      pairs_[key] = 1;
     }
   }
   std::sort(anchors_.begin(), anchors_.end(), [](const Anchor& a, const Anchor& b) { return a.pair < b.pair; });

@@ -25,6 +25,8 @@ int byteRarity(unsigned char c) {
     return 0;
   if (c >= 'a' && c <= 'z') return 1;
   if (c >= '0' && c <= '9') return 1;
+  // Python dict reprs ({'loss': 1.0}) and "key: value" pairs are on most lines of a log.
+  if (c == '\'' || c == ':') return 1;
   return 2;
 }
 

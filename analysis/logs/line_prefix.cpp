@@ -606,7 +606,6 @@ void settleNeeds(std::string_view line, ChainProof& proof) {
 void rememberChain(PrefixMemo& memo, std::string_view line, const PrefixView& out, const ChainProof& proof) {
   PrefixMemo::Chain* chain = memo.chainToFill(line.substr(0, proof.seen));
   if (!chain) return;
-  chain->used = true;
   chain->key.assign(line.substr(0, proof.seen));
   chain->view = out;
   chain->view.message = {};
@@ -648,20 +647,21 @@ const PrefixMemo::Chain* PrefixMemo::findChain(std::string_view line) {
     if (length > line.size()) continue;
     const std::string_view key = line.substr(0, length);
     const std::uint64_t h = chainHash(key);
-    for (Chain* c : chainSlots(h))
-      // The hash first: a slot of another key is passed over without comparing bytes.
-      if (c->used && c->hash == h && c->key == key) {
-        c->lastUse = ++clock_;
-        return c;
+    for (const std::size_t i : chainSlots(h))
+      // The small array of hashes first: a slot of another key is passed over unread.
+      if (chainHashes_[i] == h && chains_[i].key == key) {
+        chains_[i].lastUse = ++clock_;
+        return &chains_[i];
       }
   }
   return nullptr;
 }
 
-std::uint64_t PrefixMemo::chainHash(std::string_view key) { return tagHash(kRows, key); }  // no row has this number
+// Odd, so that no key's hash is the 0 of an empty slot; no row has the number kRows.
+std::uint64_t PrefixMemo::chainHash(std::string_view key) { return tagHash(kRows, key) | 1; }
 
-std::array<PrefixMemo::Chain*, 2> PrefixMemo::chainSlots(std::uint64_t hash) {
-  return {&chains_[hash % kChainSlots], &chains_[(hash >> 32) % kChainSlots]};
+std::array<std::size_t, 2> PrefixMemo::chainSlots(std::uint64_t hash) {
+  return {hash % kChainSlots, (hash >> 32) % kChainSlots};
 }
 
 PrefixMemo::Chain* PrefixMemo::chainToFill(std::string_view key) {
@@ -672,10 +672,10 @@ PrefixMemo::Chain* PrefixMemo::chainToFill(std::string_view key) {
   *it = static_cast<std::uint16_t>(key.size());
   const std::uint64_t h = chainHash(key);
   const auto [a, b] = chainSlots(h);
-  Chain* c = !a->used || (b->used && a->lastUse <= b->lastUse) ? a : b;
-  c->lastUse = ++clock_;
-  c->hash = h;
-  return c;
+  const std::size_t i = chainHashes_[a] == 0 || (chainHashes_[b] != 0 && chains_[a].lastUse <= chains_[b].lastUse) ? a : b;
+  chainHashes_[i] = h;
+  chains_[i].lastUse = ++clock_;
+  return &chains_[i];
 }
 
 PrefixView parsePrefixView(std::string_view line, PrefixMemo* memo) {

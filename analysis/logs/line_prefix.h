@@ -142,9 +142,7 @@ class PrefixMemo {
   static constexpr std::size_t kChainLengths = 8;  // distinct key lengths looked up per line
   static constexpr std::size_t kChainNeeds = 8;
   struct Chain {
-    bool used = false;
     std::string key;          // the bytes the parse depends on
-    std::uint64_t hash = 0;   // of `key`
     PrefixView view;          // views into `key` or into the table
     std::size_t consumed = 0;  // where the message starts
     std::uint32_t tagRows = 0;
@@ -172,7 +170,10 @@ class PrefixMemo {
   std::array<Chain, kChainSlots> chains_{};
   std::array<std::uint16_t, kChainLengths> chainLengths_{};  // 0: unused
   static std::uint64_t chainHash(std::string_view key);
-  std::array<Chain*, 2> chainSlots(std::uint64_t hash);
+  static std::array<std::size_t, 2> chainSlots(std::uint64_t hash);
+  // The hash of each slot's key (0: empty), apart from the chains: a lookup reads two words
+  // of this small array before any chain.
+  std::array<std::uint64_t, kChainSlots> chainHashes_{};
   std::uint32_t clock_ = 0;
 };
 

@@ -68,6 +68,30 @@ constexpr std::array<bool, 256> kValueByte = [] {
   return t;
 }();
 
+// The value that starts at `p`: its bytes are read once, and a plain decimal (the common
+// case) is classified on the way, as classify() would.
+std::optional<MetricValue> valueAt(std::string_view msg, std::size_t p) {
+  std::size_t end = p;
+  if (end < msg.size() && msg[end] == '+') ++end;
+  const std::size_t number = end;  // plainDecimalIsZero's text: without a leading '+'
+  if (end < msg.size() && msg[end] == '-') ++end;
+  bool digit = false, zero = true, point = false, plain = true;
+  for (; end < msg.size() && kValueByte[static_cast<unsigned char>(msg[end])]; ++end) {
+    const char c = msg[end];
+    if (c >= '0' && c <= '9') {
+      digit = true;
+      zero &= c == '0';
+    } else if (c == '.' && !point) {
+      point = true;
+    } else {
+      plain = false;
+    }
+  }
+  const std::string_view token = msg.substr(p, end - p);
+  if (plain && digit && end - number <= 40) return MetricValue{ValueKind::Finite, zero, token};
+  return classify(token);
+}
+
 // The metric names, each found by its rarest byte ('_', '='): most lines hold none of them.
 const RareByteLiteral kLoss("loss");
 const RareByteLiteral kGradNorm("grad_norm");     // HF Trainer dicts
@@ -86,9 +110,7 @@ std::optional<MetricValue> metricValue(std::string_view msg, const RareByteLiter
     ++p;
     while (p < msg.size() && msg[p] == ' ') ++p;
     if (p < msg.size() && (msg[p] == '\'' || msg[p] == '"')) ++p;
-    std::size_t end = p;
-    while (end < msg.size() && kValueByte[static_cast<unsigned char>(msg[end])]) ++end;
-    if (auto v = classify(msg.substr(p, end - p))) return v;
+    if (auto v = valueAt(msg, p)) return v;
   }
   return std::nullopt;
 }

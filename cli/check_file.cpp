@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
+#include <optional>
 
 namespace dsls::cli {
 namespace {
@@ -153,7 +155,13 @@ FileOutcome checkLog(const InputFile& input, const std::string& readPath,
                      const workspace::ResolvedSettings& resolved, const CheckOptions& options) {
   analysis::LogStream stream(resolved.settings);
   std::string error;
-  if (!readChunks(readPath, [&](std::string_view chunk) { stream.feed(chunk); }, error)) return failed(error);
+  std::vector<TextLocator::LineStart> lineStarts;  // one per chunk, for the second pass
+  auto feed = [&](std::string_view chunk) {
+    stream.feed(chunk);
+    TextLocator::LineStart start;
+    if (stream.nextLineStart(start.offset, start.line)) lineStarts.push_back(start);
+  };
+  if (!readChunks(readPath, feed, error)) return failed(error);
   auto report = stream.finish();
 
   FileOutcome out;
@@ -164,7 +172,7 @@ FileOutcome checkLog(const InputFile& input, const std::string& readPath,
   r.log = report;
   r.findings = analysis::logFindings(*report, input.path);
   selectLogFindings(r.findings, resolved, options);
-  if (!locateLogFindings(r, readPath, error)) return failed(error);
+  if (!locateLogFindings(r, readPath, error, lineStarts)) return failed(error);
   return out;
 }
 
@@ -184,11 +192,22 @@ void selectLogFindings(std::vector<analysis::Finding>& findings, const workspace
   sortFindings(findings);
 }
 
-bool locateLogFindings(FileReport& r, const std::string& readPath, std::string& error) {
+bool locateLogFindings(FileReport& r, const std::string& readPath, std::string& error,
+                       const std::vector<TextLocator::LineStart>& lineStarts) {
   if (r.findings.empty()) return true;
-  // A second pass turns offsets into lines and columns without keeping the log in memory.
+  // A second pass turns offsets into lines and columns without keeping the log in memory. It
+  // reads only from the last line start known before each offset it needs, and stops after
+  // the last.
   TextLocator locator(offsetsOf(r.findings, r.path), startsOf(r.findings));
-  if (!readChunks(readPath, [&](std::string_view chunk) { locator.feed(chunk); }, error)) return false;
+  auto from = [&](std::size_t at) -> std::optional<std::size_t> {
+    if (locator.done()) return std::nullopt;
+    const std::size_t needed = locator.nextNeeded();
+    auto after = std::upper_bound(lineStarts.begin(), lineStarts.end(), needed,
+                                  [](std::size_t offset, const TextLocator::LineStart& s) { return offset < s.offset; });
+    if (after != lineStarts.begin() && locator.skipTo(*std::prev(after))) return std::prev(after)->offset;
+    return at;
+  };
+  if (!readChunksFrom(readPath, from, [&](std::string_view chunk) { locator.feed(chunk); }, error)) return false;
   locator.finish();
   r.positions = std::move(locator);
   return true;

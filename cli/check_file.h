@@ -5,9 +5,11 @@
 #include "cli/check_model.h"
 #include "cli/check_options.h"
 #include "cli/input_files.h"
+#include "cli/text_locator.h"
 
 #include <set>
 #include <string>
+#include <vector>
 
 namespace dsls::cli {
 
@@ -38,7 +40,9 @@ FileOutcome checkFile(const InputFile& input, const std::string& readPath, Check
 void selectLogFindings(std::vector<analysis::Finding>& findings, const workspace::ResolvedSettings& resolved,
                        const CheckOptions& options);
 // Lines and columns of every offset `r.findings` mention, read from `readPath` in chunks.
-bool locateLogFindings(FileReport& r, const std::string& readPath, std::string& error);
+// `lineStarts`: line starts known from the analysis pass, in file order (none: read from the start).
+bool locateLogFindings(FileReport& r, const std::string& readPath, std::string& error,
+                       const std::vector<TextLocator::LineStart>& lineStarts = {});
 // Pyproject problems of `resolved`, each shown once on standard error.
 void showSettingsProblems(const workspace::ResolvedSettings& resolved, CheckContext& context);
 

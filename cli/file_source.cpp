@@ -117,6 +117,33 @@ bool readChunks(const std::string& path, const std::function<void(std::string_vi
   }
 }
 
+bool readChunksFrom(const std::string& path, const std::function<std::optional<std::size_t>(std::size_t)>& from,
+                    const std::function<void(std::string_view)>& chunk, std::string& error) {
+  Fd fd(openForReading(path, error));
+  if (fd.get() < 0) return false;
+  std::vector<char> buffer(kChunkBytes);
+  std::size_t at = 0;
+  while (true) {
+    const std::optional<std::size_t> next = from(at);
+    if (!next) return true;
+    if (*next != at) {
+      if (::lseek(fd.get(), static_cast<off_t>(*next), SEEK_SET) < 0) {
+        error = errnoText();
+        return false;
+      }
+      at = *next;
+    }
+    ssize_t n = readFull(fd.get(), buffer.data(), buffer.size());
+    if (n < 0) {
+      error = errnoText();
+      return false;
+    }
+    if (n == 0) return true;
+    chunk(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+    at += static_cast<std::size_t>(n);
+  }
+}
+
 SpooledStdin::~SpooledStdin() {
   if (fd_ >= 0) ::close(fd_);
 }

@@ -29,6 +29,10 @@ std::optional<Probe> probeFile(const std::string& path, std::string& error);
 std::optional<std::string> readWholeFile(const std::string& path, std::size_t maxBytes, std::string& error);
 // Calls `chunk` for each piece read, in order; false with `error` set on a read error.
 bool readChunks(const std::string& path, const std::function<void(std::string_view)>& chunk, std::string& error);
+// As readChunks, each piece read from the offset `from` gives (given the end of the last
+// piece; it may skip ahead); stops early where it gives std::nullopt.
+bool readChunksFrom(const std::string& path, const std::function<std::optional<std::size_t>(std::size_t)>& from,
+                    const std::function<void(std::string_view)>& chunk, std::string& error);
 
 // Standard input copied to an unnamed temporary file, so that it can be read twice like a file.
 class SpooledStdin {

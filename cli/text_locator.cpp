@@ -140,6 +140,27 @@ void TextLocator::feed(std::string_view chunk) {
   consumed_ += chunk.size();
 }
 
+bool TextLocator::done() const {
+  return nextOffset_ == offsets_.size() && nextWanted_ == lineWanted_.size() && !capturing_;
+}
+
+std::size_t TextLocator::nextNeeded() const {
+  if (capturing_ || pendingCR_) return consumed_;
+  std::size_t next = static_cast<std::size_t>(-1);
+  if (nextOffset_ < offsets_.size()) next = offsets_[nextOffset_];
+  if (nextWanted_ < lineWanted_.size()) next = std::min(next, lineWanted_[nextWanted_]);
+  return next;
+}
+
+bool TextLocator::skipTo(LineStart to) {
+  if (to.offset <= consumed_ || to.offset > nextNeeded()) return false;
+  consumed_ = to.offset;
+  line_ = to.line;
+  column_ = 1;
+  current_.clear();
+  return true;
+}
+
 void TextLocator::finish() {
   if (pendingCR_) closeLine();
   for (; nextOffset_ < offsets_.size(); ++nextOffset_)

@@ -26,6 +26,20 @@ class TextLocator {
   void feed(std::string_view chunk);
   void finish();
 
+  // A line start known from an earlier pass over the same text: its byte offset and number.
+  struct LineStart {
+    std::size_t offset = 0;
+    std::size_t line = 1;
+  };
+  // Nothing left that needs more text (the rest may go unread before finish()).
+  bool done() const;
+  // The first byte offset still needed: the next offset or wanted line, or where the text
+  // fed so far ends while a wanted line is being kept.
+  std::size_t nextNeeded() const;
+  // Goes on at `to` without the text between, which holds nothing needed; false (and no
+  // change) when `to` is not past the text fed so far or something needed lies before it.
+  bool skipTo(LineStart to);
+
   // Valid after finish(). Offsets past the end resolve to the end of the text.
   Position at(std::size_t offset) const;
   // The text of the line holding `offset` (without its terminator), cut at maxLineBytes; empty if not kept.

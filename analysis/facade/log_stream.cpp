@@ -21,6 +21,13 @@ LogStream::~LogStream() = default;
 
 void LogStream::feed(std::string_view chunk) { state_->splitter.feed(chunk); }
 
+bool LogStream::nextLineStart(std::size_t& offset, std::size_t& line) const {
+  std::size_t before = 0;
+  if (!state_->splitter.nextLineStart(offset, before)) return false;
+  line = before + 1;
+  return true;
+}
+
 std::shared_ptr<const logs::LogReport> LogStream::finish() {
   state_->splitter.finish();
   return std::make_shared<const logs::LogReport>(state_->analyzer.finish());

@@ -26,6 +26,11 @@ class LogStream {
   // Call once, after the last chunk.
   std::shared_ptr<const logs::LogReport> finish();
 
+  // Where the next line starts (a byte offset) and its 1-based number, after the chunks fed
+  // so far: lines end at "\n", "\r\n" or a lone "\r". False where a "\r" ends the last
+  // chunk, as the next byte decides.
+  bool nextLineStart(std::size_t& offset, std::size_t& line) const;
+
  private:
   struct State;
   std::unique_ptr<State> state_;

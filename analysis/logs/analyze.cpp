@@ -1,5 +1,6 @@
 #include "analysis/logs/analyze.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -7,12 +8,10 @@
 namespace dsls::logs {
 namespace {
 
-// First '\r' or '\n' in [p, p + n), or nullptr.
-const char* findTerminator(const char* p, std::size_t n) {
-  const char* nl = static_cast<const char*>(std::memchr(p, '\n', n));
-  const std::size_t upTo = nl ? static_cast<std::size_t>(nl - p) : n;
-  const char* cr = static_cast<const char*>(std::memchr(p, '\r', upTo));
-  return cr ? cr : nl;
+// Where `c` next occurs in `chunk` at or after `from`, or chunk.size().
+std::size_t nextByte(std::string_view chunk, std::size_t from, char c) {
+  const void* at = std::memchr(chunk.data() + from, c, chunk.size() - from);
+  return at ? static_cast<std::size_t>(static_cast<const char*>(at) - chunk.data()) : chunk.size();
 }
 
 }  // namespace
@@ -34,20 +33,22 @@ void LineSplitter::feed(std::string_view chunk) {
     pendingCR_ = false;
     if (!chunk.empty() && chunk[0] == '\n') i = 1;  // second half of a "\r\n" split across chunks
   }
+  // The next '\r' is looked for once per '\r', not once per line: most logs have none.
+  std::size_t cr = nextByte(chunk, i, '\r');
   while (i < chunk.size()) {
-    const char* t = findTerminator(chunk.data() + i, chunk.size() - i);
-    if (!t) {
+    if (cr < i) cr = nextByte(chunk, i, '\r');
+    const std::size_t j = std::min(cr, nextByte(chunk, i, '\n'));
+    if (j == chunk.size()) {
       appendPartial(chunk.substr(i), chunkBase_ + i);
       break;
     }
-    const std::size_t j = static_cast<std::size_t>(t - chunk.data());
     if (hasPartial_) {
       appendPartial(chunk.substr(i, j - i), chunkBase_ + i);
-      sink_(partial_, partialOffset_);
+      emit(partial_, partialOffset_);
       hasPartial_ = false;
     } else {
       const std::string_view line = chunk.substr(i, j - i);
-      sink_(line.substr(0, maxLine_), chunkBase_ + i);
+      emit(line.substr(0, maxLine_), chunkBase_ + i);
     }
     if (chunk[j] == '\r') {
       if (j + 1 < chunk.size()) i = chunk[j + 1] == '\n' ? j + 2 : j + 1;
@@ -62,8 +63,15 @@ void LineSplitter::feed(std::string_view chunk) {
   chunkBase_ += chunk.size();
 }
 
+bool LineSplitter::nextLineStart(std::size_t& offset, std::size_t& linesBefore) const {
+  if (pendingCR_) return false;
+  offset = hasPartial_ ? partialOffset_ : chunkBase_;
+  linesBefore = lines_;
+  return true;
+}
+
 void LineSplitter::finish() {
-  if (hasPartial_) sink_(partial_, partialOffset_);
+  if (hasPartial_) emit(partial_, partialOffset_);
   hasPartial_ = false;
   partial_.clear();
   partial_.shrink_to_fit();

@@ -34,7 +34,15 @@ class LineSplitter {
   void feed(std::string_view chunk);
   void finish();
 
+  // Where the next line starts and how many lines came before it, after the chunks fed so
+  // far; false where a '\r' ends the last chunk (a '\n' may yet join it).
+  bool nextLineStart(std::size_t& offset, std::size_t& linesBefore) const;
+
  private:
+  void emit(std::string_view line, std::size_t offset) {
+    ++lines_;
+    sink_(line, offset);
+  }
   void appendPartial(std::string_view piece, std::size_t offset);
   Sink sink_;
   std::size_t maxLine_;
@@ -43,6 +51,7 @@ class LineSplitter {
   std::size_t partialOffset_ = 0;
   std::size_t chunkBase_ = 0;
   bool pendingCR_ = false;
+  std::size_t lines_ = 0;  // lines passed to the sink
 };
 
 }  // namespace dsls::logs

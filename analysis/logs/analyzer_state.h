@@ -187,6 +187,7 @@ struct NumericsState {
 struct WrapCandidate {
   bool pending = false;
   std::string raw, clean;
+  bool cleanIsRaw = false;  // then `clean` is not kept
   std::size_t lineNo = 0, offset = 0, stream = 0;
   std::optional<LineOrigin> origin;
 };

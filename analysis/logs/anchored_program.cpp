@@ -87,7 +87,7 @@ bool nullable(const Node& n) {
 // A recursive-descent parser for the subset; any other syntax sets `ok` to false.
 class Parser {
  public:
-  explicit Parser(std::string_view p) : p_(p) {}
+  Parser(std::string_view p, bool boundariesHold) : p_(p), boundariesHold_(boundariesHold) {}
   bool ok = true;
   int groups = 0;
 
@@ -100,6 +100,7 @@ class Parser {
  private:
   std::string_view p_;
   std::size_t i_ = 0;
+  bool boundariesHold_;  // \b read as matching the empty text (see compileLoose)
 
   bool more() const { return i_ < p_.size(); }
   char peek() const { return p_[i_]; }
@@ -190,6 +191,7 @@ class Parser {
         if (!more()) return fail();
         const char e = p_[i_++];
         if (isPerlClass(e)) return setNode(perlClass(e));
+        if (e == 'b' && boundariesHold_) return Node{};  // Empty
         const int b = escapedByte(e);
         if (b < 0) return fail();
         ByteSet s{};
@@ -342,8 +344,12 @@ struct ProgramBuilder {
   }
 };
 
-std::optional<AnchoredProgram> AnchoredProgram::compile(std::string_view pattern) {
-  Parser parser(pattern);
+std::optional<AnchoredProgram> AnchoredProgram::compile(std::string_view pattern) { return build(pattern, false); }
+
+std::optional<AnchoredProgram> AnchoredProgram::compileLoose(std::string_view pattern) { return build(pattern, true); }
+
+std::optional<AnchoredProgram> AnchoredProgram::build(std::string_view pattern, bool boundariesHold) {
+  Parser parser(pattern, boundariesHold);
   const Node root = parser.parseAll();
   if (!parser.ok) return std::nullopt;
   AnchoredProgram program;
@@ -357,11 +363,11 @@ std::optional<AnchoredProgram> AnchoredProgram::compile(std::string_view pattern
   return program;
 }
 
-AnchoredProgram::ByteSet AnchoredProgram::continuations(std::string_view text) const {
+void AnchoredProgram::run(std::string_view text, Run& r) const {
   // The threads of the automaton alive after each byte, as pcs of Class instructions (the
   // others are followed at once); Match consumes nothing.
   std::vector<char> seen(insts_.size());
-  std::vector<int> live, next, todo;
+  std::vector<int> next, todo;
   auto close = [&](int start, std::vector<int>& into) {
     todo.assign(1, start);
     while (!todo.empty()) {
@@ -378,23 +384,36 @@ AnchoredProgram::ByteSet AnchoredProgram::continuations(std::string_view text) c
           break;
         case Op::Jump: todo.push_back(in.x); break;
         case Op::Save: todo.push_back(pc + 1); break;
-        case Op::Match: break;
+        case Op::Match: r.matchReachable = true; break;
       }
     }
   };
-  close(0, live);
+  close(0, r.live);
   for (const char ch : text) {
+    if (r.live.empty()) break;
     std::fill(seen.begin(), seen.end(), 0);
     next.clear();
-    for (int pc : live)
+    for (int pc : r.live)
       if (has(classes_[static_cast<std::size_t>(insts_[static_cast<std::size_t>(pc)].x)], static_cast<unsigned char>(ch)))
         close(pc + 1, next);
-    live.swap(next);
-    if (live.empty()) break;
+    r.live.swap(next);
+    ++r.read;
   }
+}
+
+AnchoredProgram::ByteSet AnchoredProgram::continuations(std::string_view text) const {
+  Run r;
+  run(text, r);
   ByteSet out{};
-  for (int pc : live) addAll(out, classes_[static_cast<std::size_t>(insts_[static_cast<std::size_t>(pc)].x)]);
+  for (int pc : r.live) addAll(out, classes_[static_cast<std::size_t>(insts_[static_cast<std::size_t>(pc)].x)]);
   return out;
+}
+
+std::optional<std::size_t> AnchoredProgram::deadAfter(std::string_view text) const {
+  Run r;
+  run(text, r);
+  if (r.matchReachable || !r.live.empty()) return std::nullopt;
+  return r.read;
 }
 
 bool AnchoredProgram::contains(const ByteSet& set, unsigned char b) { return has(set, b); }

@@ -21,10 +21,18 @@ class AnchoredProgram {
 
   // Std::nullopt when the pattern uses syntax outside the subset.
   static std::optional<AnchoredProgram> compile(std::string_view pattern);
+  // The automaton of a pattern with every \b taken to hold: it accepts at least the
+  // pattern's matches, so where it dies the pattern has none (deadAfter), but what it says
+  // of a match's continuations does not hold for the pattern.
+  static std::optional<AnchoredProgram> compileLoose(std::string_view pattern);
 
   // The bytes that could follow `text` within a match starting where `text` starts (empty
   // when no match can go on, or `text` is no start of one).
   ByteSet continuations(std::string_view text) const;
+  // How many bytes of `text` the automaton reads before no match can go on, when no match
+  // ends within them: a text that starts with those bytes has no match (std::nullopt when
+  // a match can end within `text`, or one can go on past it).
+  std::optional<std::size_t> deadAfter(std::string_view text) const;
   static bool contains(const ByteSet& set, unsigned char b);
   int groups() const { return groups_; }
 
@@ -36,6 +44,14 @@ class AnchoredProgram {
     int y = 0;  // Split: the second choice
   };
   friend struct ProgramBuilder;
+
+  struct Run {
+    std::vector<int> live;  // pcs of the Class instructions alive after `read` bytes
+    std::size_t read = 0;
+    bool matchReachable = false;  // a Match was reached along the way
+  };
+  void run(std::string_view text, Run& r) const;
+  static std::optional<AnchoredProgram> build(std::string_view pattern, bool boundariesHold);
 
   std::vector<Inst> insts_;
   std::vector<ByteSet> classes_;

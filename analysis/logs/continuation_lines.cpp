@@ -23,7 +23,7 @@ bool continuesWithoutPrefix(const LineContext& c) {
 void matchJoined(State& s, const LineContext& c) {
   const WrapCandidate& w = s.wrap;
   if (c.offset < w.offset + w.raw.size()) return;
-  const std::string joinedClean = w.clean + std::string(c.clean);
+  const std::string joinedClean = (w.cleanIsRaw ? w.raw : w.clean) + std::string(c.clean);
   const PrefixView joinedPrefix = parsePrefixView(joinedClean);
   std::vector<FpMatch> matches;
   if (!s.matcher.match(joinedPrefix.message, matches)) return;
@@ -49,7 +49,9 @@ void joinWrappedLine(State& s, const LineContext& c, bool lineMatched) {
   w.pending = !lineMatched && c.clean.size() >= kMinWrapWidth;
   if (!w.pending) return;
   w.raw.assign(c.raw);
-  w.clean.assign(c.clean);
+  // Most lines hold no ANSI escapes: their clean text is the raw one, not copied twice.
+  w.cleanIsRaw = c.clean.data() == c.raw.data() && c.clean.size() == c.raw.size();
+  if (!w.cleanIsRaw) w.clean.assign(c.clean);
   w.lineNo = c.lineNo;
   w.offset = c.offset;
   w.stream = c.stream;

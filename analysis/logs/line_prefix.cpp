@@ -69,6 +69,8 @@ struct CompiledRow {
   // The pattern's automaton, for remembered tags (not for Logger rows: their headers hold
   // timestamps, and rarely repeat).
   std::optional<AnchoredProgram> program;
+  // The same with \b taken to hold, for every row: where it dies, the row cannot match.
+  std::optional<AnchoredProgram> loose;
   int groups = 0;
   std::array<int, kSlots> slotGroup{};  // capture index per slot, 0 when absent
   // A cheap test that rules the row out: the row's first bytes, and the literal every
@@ -78,13 +80,15 @@ struct CompiledRow {
   unsigned char nextLo = 0, nextHi = 255;  // the byte after `literal`
   std::optional<RareByteLiteral> needs;    // the row's declared literal
   bool logger = false;                     // a Logger row
-  bool mayStart(std::string_view s, std::string_view window) const {
+  // The test on the first literal.size() + 1 bytes of `s` (the needed literal aside).
+  bool startsHere(std::string_view s) const {
     if (s.size() <= literal.size() || !first[static_cast<unsigned char>(s[0])] ||
         s.compare(0, literal.size(), literal) != 0)
       return false;
     const auto next = static_cast<unsigned char>(s[literal.size()]);
-    return next >= nextLo && next <= nextHi && (!needs || needs->in(window));
+    return next >= nextLo && next <= nextHi;
   }
+  bool hasNeeded(std::string_view window) const { return !needs || needs->in(window); }
 };
 
 // Each row's groups must be exactly the yields it declares.
@@ -144,6 +148,7 @@ CompiledRow compileRow(const PrefixFamily& f) {
   c.groups = c.re->NumberOfCapturingGroups();
   if (c.groups >= 16) throw std::logic_error("line prefix " + std::string(f.name) + ": too many groups");
   if (f.kind != PrefixKind::Logger) c.program = AnchoredProgram::compile(f.pattern);
+  c.loose = AnchoredProgram::compileLoose(f.pattern);
   if (c.program && c.program->groups() != c.groups)
     throw std::logic_error("line prefix " + std::string(f.name) + ": its automaton counts its groups differently");
   for (const auto& [name, index] : c.re->NamedCapturingGroups())
@@ -291,15 +296,19 @@ void remember(PrefixMemo::Slot& slot, std::size_t row, const re2::StringPiece& s
 // captured in one call. A logger's header has free-form parts: a DFA pass finds whether and
 // where it matches, then the captures are taken on the matched span only, which is why
 // they can be remembered.
+// (The captures of the span equal those of the match on the whole window: the match RE2
+// prefers there is also the one it prefers among those ending where it ends.)
 bool capture(const CompiledRow& c, std::size_t row, const re2::StringPiece& window, Pieces& p, PrefixMemo* memo) {
-  if (c.groups > 0 && !c.logger) return c.re->Match(window, 0, window.size(), RE2::ANCHOR_START, p.data(), c.groups + 1);
+  const bool remembered = c.logger && memo && memo->headersRepeat(row);
+  if (c.groups > 0 && !remembered) return c.re->Match(window, 0, window.size(), RE2::ANCHOR_START, p.data(), c.groups + 1);
   if (!c.re->Match(window, 0, window.size(), RE2::ANCHOR_START, p.data(), 1)) return false;
   if (c.groups == 0) return true;
   const re2::StringPiece span = p[0];
-  PrefixMemo::Slot* slot = memo && span.size() <= PrefixMemo::kMaxBytes
-                               ? &memo->slotFor(row, std::string_view(span.data(), span.size()))
-                               : nullptr;
-  if (slot && recall(*slot, row, span, c.groups, p)) return true;
+  PrefixMemo::Slot* slot =
+      span.size() <= PrefixMemo::kMaxBytes ? &memo->slotFor(row, std::string_view(span.data(), span.size())) : nullptr;
+  const bool found = slot && recall(*slot, row, span, c.groups, p);
+  memo->headerLookedUp(row, found);
+  if (found) return true;
   if (!c.re->Match(span, 0, span.size(), RE2::ANCHOR_BOTH, p.data(), c.groups + 1)) return false;
   if (slot) remember(*slot, row, span, c.groups, p);
   return true;
@@ -307,11 +316,14 @@ bool capture(const CompiledRow& c, std::size_t row, const re2::StringPiece& wind
 
 // The row's match on the window: a remembered tag where one is proved to stand for it, else
 // RE2's (then remembered, when the row's matches repeat).
-bool matchRow(const CompiledRow& c, std::size_t row, const re2::StringPiece& window, Pieces& p, PrefixMemo* memo) {
+bool matchRow(const CompiledRow& c, std::size_t row, const re2::StringPiece& window, Pieces& p, PrefixMemo* memo,
+              bool& byTag) {
+  byTag = false;
   if (memo && c.program) {
     if (const PrefixMemo::Tag* t = memo->findTag(row, std::string_view(window.data(), window.size()))) {
       memo->tagFound(row);
       p[0] = re2::StringPiece(window.data(), t->text.size());
+      byTag = true;
       return recall(*t, row, p[0], c.groups, p);
     }
   }
@@ -394,32 +406,152 @@ PrefixMemo::Tag* PrefixMemo::tagToFill(std::size_t row, std::string_view text) {
   return t;
 }
 
+std::array<PrefixMemo::Dead*, 2> PrefixMemo::deadSlots(std::size_t row, std::string_view text) {
+  const std::uint64_t h = tagHash(row, text);
+  return {&dead_[h % kDeadSlots], &dead_[(h >> 32) % kDeadSlots]};
+}
+
+std::size_t PrefixMemo::deadPrefix(std::size_t row, std::string_view window) {
+  if (row >= kRows) return 0;
+  RowStats& r = rowStats_[row];
+  for (const std::uint16_t length : r.deadLengths) {
+    if (length == 0) break;
+    if (length > window.size()) continue;
+    const std::string_view head = window.substr(0, length);
+    for (Dead* d : deadSlots(row, head))
+      if (d->used && d->row == row && d->text == head) {
+        d->lastUse = ++clock_;
+        ++r.deadHits;
+        return length;
+      }
+  }
+  return 0;
+}
+
+bool PrefixMemo::remembersDead(std::size_t row) const {
+  // A row whose dead starts seldom repeat is not worth the automaton's time.
+  return row < kRows && (rowStats_[row].deadStored < 64 || rowStats_[row].deadHits >= rowStats_[row].deadStored);
+}
+
+void PrefixMemo::rememberDead(std::size_t row, std::string_view start) {
+  if (!remembersDead(row) || start.empty() || start.size() > kTagBytes) return;
+  RowStats& r = rowStats_[row];
+  auto it = std::find(r.deadLengths.begin(), r.deadLengths.end(), start.size());
+  if (it == r.deadLengths.end()) it = std::find(r.deadLengths.begin(), r.deadLengths.end(), 0);
+  if (it == r.deadLengths.end()) return;
+  *it = static_cast<std::uint16_t>(start.size());
+  ++r.deadStored;
+  const auto [a, b] = deadSlots(row, start);
+  Dead* d = !a->used || (b->used && a->lastUse <= b->lastUse) ? a : b;
+  d->used = true;
+  d->row = row;
+  d->text.assign(start);
+  d->lastUse = ++clock_;
+}
+
+bool PrefixMemo::headersRepeat(std::size_t row) const {
+  if (row >= kRows) return false;
+  const RowStats& r = rowStats_[row];
+  return r.headerLookups < 64 || r.headerHits * 4 >= r.headerLookups;
+}
+
+void PrefixMemo::headerLookedUp(std::size_t row, bool found) {
+  if (row >= kRows) return;
+  ++rowStats_[row].headerLookups;
+  if (found) ++rowStats_[row].headerHits;
+}
+
 PrefixMemo::Slot& PrefixMemo::slotFor(std::size_t row, std::string_view text) {
   return slots_[(std::hash<std::string_view>{}(text) + row * 0x9E3779B97F4A7C15ull) % kSlots];
 }
 
-PrefixView parsePrefixView(std::string_view line, PrefixMemo* memo) {
+namespace {
+
+// What a parse looked at: the bytes its outcome rests on, and the rows ruled out by their
+// needed literal alone. Not provable where a pattern ran (a remembered tag aside) or the
+// line's end decided something.
+struct ChainProof {
+  bool provable = true;
+  std::size_t seen = 0;
+  std::uint32_t tagRows = 0;
+  std::array<PrefixMemo::NeedsCheck, PrefixMemo::kChainNeeds> needs{};
+  std::size_t needCount = 0;
+
+  void see(std::size_t end) { seen = std::max(seen, end); }
+  void ruledOutByNeeds(std::size_t row, std::size_t offset) {
+    if (needCount == needs.size() || offset > UINT16_MAX) {
+      provable = false;
+      return;
+    }
+    needs[needCount++] = {static_cast<std::uint8_t>(row), static_cast<std::uint16_t>(offset)};
+  }
+};
+
+// Where the row's automaton dies on a window RE2 found no match in: remembered, so that the
+// next window starting with those bytes is ruled out without RE2. 0 when it does not die.
+std::size_t deadStart(const CompiledRow& c, std::size_t row, std::string_view window, PrefixMemo& memo) {
+  if (!memo.remembersDead(row)) return 0;
+  const std::optional<std::size_t> dead = c.program->deadAfter(window.substr(0, PrefixMemo::kTagBytes));
+  if (!dead || *dead == 0) return 0;
+  memo.rememberDead(row, window.substr(0, *dead));
+  return *dead;
+}
+
+// The first row, in table order, whose cheap tests pass and whose pattern matches at the
+// start of `s`; table.size() when none does.
+std::size_t matchAt(const PrefixMatcher& m, PeelState state, std::string_view line, std::string_view s, Pieces& p,
+                    PrefixView& out, PrefixMemo* memo, ChainProof& proof) {
+  const std::vector<PrefixFamily>& table = prefixFamilies();
+  const std::size_t at = line.size() - s.size();
+  const re2::StringPiece window(s.data(), std::min(s.size(), kPrefixWindow));
+  proof.see(at + 1);  // the first byte picks the candidate rows
+  for (std::uint32_t rows = m.candidates[static_cast<std::size_t>(state)][static_cast<unsigned char>(s[0])];
+       rows != 0; rows &= rows - 1) {
+    const auto r = static_cast<std::size_t>(std::countr_zero(rows));
+    const CompiledRow& c = m.rows[r];
+    if (s.size() <= c.literal.size()) proof.provable = false;  // the line's end rules the row out
+    else proof.see(at + c.literal.size() + 1);
+    if (!c.startsHere(s)) continue;
+    const std::string_view windowText(window.data(), window.size());
+    if (!c.hasNeeded(windowText)) {
+      proof.ruledOutByNeeds(r, at);
+      continue;
+    }
+    if (const std::size_t dead = memo && c.program ? memo->deadPrefix(r, windowText) : 0) {
+      proof.see(at + dead);
+      continue;
+    }
+    bool byTag = false;
+    if (!matchRow(c, r, window, p, memo, byTag)) {
+      const std::size_t dead = memo && c.program ? deadStart(c, r, windowText, *memo) : 0;
+      if (dead) proof.see(at + dead);
+      else proof.provable = false;
+      continue;
+    }
+    const bool matched = apply(p, c.slotGroup, table[r], out);
+    if (!byTag || !matched || at + p[0].size() >= line.size()) proof.provable = false;
+    if (!matched) continue;
+    proof.tagRows |= 1u << r;
+    proof.see(at + p[0].size() + 1);  // the byte after the tag, which no longer match can take
+    return r;
+  }
+  return table.size();
+}
+
+PrefixView peelPrefixes(std::string_view line, PrefixMemo* memo, ChainProof& proof) {
   const PrefixMatcher& m = PrefixMatcher::shared();
   const std::vector<PrefixFamily>& table = prefixFamilies();
   Pieces p{};
   PrefixView out;
   std::string_view s = line;
   PeelState state = PeelState::Start;
+  bool ended = false;  // no row matches what is left: the outcome does not rest on the line's length
   for (int peel = 0; peel < kMaxPeels && !s.empty(); ++peel) {
-    const re2::StringPiece window(s.data(), std::min(s.size(), kPrefixWindow));
-    // The first row, in table order, whose cheap test passes and whose pattern matches.
-    std::uint32_t rows = m.candidates[static_cast<std::size_t>(state)][static_cast<unsigned char>(s[0])];
-    std::size_t row = table.size();
-    for (; rows != 0; rows &= rows - 1) {
-      const auto r = static_cast<std::size_t>(std::countr_zero(rows));
-      const CompiledRow& c = m.rows[r];
-      if (c.mayStart(s, std::string_view(window.data(), window.size())) && matchRow(c, r, window, p, memo) &&
-          apply(p, c.slotGroup, table[r], out)) {
-        row = r;
-        break;
-      }
+    const std::size_t row = matchAt(m, state, line, s, p, out, memo, proof);
+    if (row == table.size()) {
+      ended = true;
+      break;
     }
-    if (row == table.size()) break;
     const CompiledRow& c = m.rows[row];
     const std::string_view msg = piece(p, c.slotGroup[kMsg]);
     const std::size_t consumed = msg.data() ? static_cast<std::size_t>(msg.data() - s.data()) : p[0].size();
@@ -433,7 +565,128 @@ PrefixView parsePrefixView(std::string_view line, PrefixMemo* memo) {
     }
     s.remove_prefix(consumed);
   }
+  if (!ended) proof.provable = false;
   out.message = s;
+  return out;
+}
+
+// `v` moved from one copy of the bytes to another; a view elsewhere (a level word, a family
+// name) stays.
+std::string_view moved(std::string_view v, std::string_view from, std::string_view to) {
+  const auto at = reinterpret_cast<std::uintptr_t>(v.data());
+  const auto begin = reinterpret_cast<std::uintptr_t>(from.data());
+  if (v.data() == nullptr || at < begin || at + v.size() > begin + from.size()) return v;
+  return to.substr(at - begin, v.size());
+}
+
+void moveViews(PrefixView& v, std::string_view from, std::string_view to) {
+  v.host = moved(v.host, from, to);
+  v.timestamp = moved(v.timestamp, from, to);
+  v.level = moved(v.level, from, to);
+  v.source = moved(v.source, from, to);
+  v.rankFamily = moved(v.rankFamily, from, to);
+}
+
+// A row ruled out by its needed literal is ruled out by the first bytes alone where its
+// automaton dies within them: then the literal need not be looked for again on each line.
+void settleNeeds(std::string_view line, ChainProof& proof) {
+  const PrefixMatcher& m = PrefixMatcher::shared();
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < proof.needCount; ++i) {
+    const PrefixMemo::NeedsCheck check = proof.needs[i];
+    const std::optional<AnchoredProgram>& loose = m.rows[check.row].loose;
+    const std::optional<std::size_t> dead =
+        loose ? loose->deadAfter(line.substr(check.offset, PrefixMemo::kChainBytes)) : std::nullopt;
+    if (dead && *dead > 0) proof.see(check.offset + *dead);
+    else proof.needs[kept++] = check;
+  }
+  proof.needCount = kept;
+}
+
+void rememberChain(PrefixMemo& memo, std::string_view line, const PrefixView& out, const ChainProof& proof) {
+  PrefixMemo::Chain* chain = memo.chainToFill(line.substr(0, proof.seen));
+  if (!chain) return;
+  chain->key.assign(line.substr(0, proof.seen));
+  chain->view = out;
+  chain->view.message = {};
+  moveViews(chain->view, line.substr(0, proof.seen), chain->key);
+  chain->consumed = static_cast<std::size_t>(out.message.data() - line.data());
+  chain->tagRows = proof.tagRows;
+  chain->needs = proof.needs;
+  chain->needCount = proof.needCount;
+}
+
+// A remembered parse whose bytes start the line and whose needed literals are still absent.
+const PrefixMemo::Chain* provenChain(std::string_view line, PrefixMemo& memo) {
+  const PrefixMemo::Chain* chain = memo.findChain(line);
+  if (!chain) return nullptr;
+  const PrefixMatcher& m = PrefixMatcher::shared();
+  for (std::size_t i = 0; i < chain->needCount; ++i) {
+    const PrefixMemo::NeedsCheck check = chain->needs[i];
+    if (m.rows[check.row].hasNeeded(line.substr(check.offset, kPrefixWindow))) return nullptr;
+  }
+  return chain;
+}
+
+// The chain's parse on `line` (returned in place: a copy of the view costs more than the
+// lookup).
+PrefixView recalled(const PrefixMemo::Chain& chain, std::string_view line, PrefixMemo& memo) {
+  for (std::uint32_t rows = chain.tagRows; rows != 0; rows &= rows - 1)
+    memo.tagFound(static_cast<std::size_t>(std::countr_zero(rows)));
+  PrefixView v = chain.view;
+  moveViews(v, chain.key, line);
+  v.message = line.substr(chain.consumed);
+  return v;
+}
+
+}  // namespace
+
+const PrefixMemo::Chain* PrefixMemo::findChain(std::string_view line) {
+  for (const std::uint16_t length : chainLengths_) {
+    if (length == 0) break;
+    if (length > line.size()) continue;
+    const std::string_view key = line.substr(0, length);
+    const std::uint64_t h = chainHash(key);
+    for (const std::size_t i : chainSlots(h))
+      // The small array of hashes first: a slot of another key is passed over unread.
+      if (chainHashes_[i] == h && chains_[i].key == key) {
+        chains_[i].lastUse = ++clock_;
+        return &chains_[i];
+      }
+  }
+  return nullptr;
+}
+
+// Odd, so that no key's hash is the 0 of an empty slot; no row has the number kRows.
+std::uint64_t PrefixMemo::chainHash(std::string_view key) { return tagHash(kRows, key) | 1; }
+
+std::array<std::size_t, 2> PrefixMemo::chainSlots(std::uint64_t hash) {
+  return {hash % kChainSlots, (hash >> 32) % kChainSlots};
+}
+
+PrefixMemo::Chain* PrefixMemo::chainToFill(std::string_view key) {
+  if (key.empty() || key.size() > kChainBytes) return nullptr;
+  auto it = std::find(chainLengths_.begin(), chainLengths_.end(), key.size());
+  if (it == chainLengths_.end()) it = std::find(chainLengths_.begin(), chainLengths_.end(), 0);
+  if (it == chainLengths_.end()) return nullptr;
+  *it = static_cast<std::uint16_t>(key.size());
+  const std::uint64_t h = chainHash(key);
+  const auto [a, b] = chainSlots(h);
+  const std::size_t i = chainHashes_[a] == 0 || (chainHashes_[b] != 0 && chains_[a].lastUse <= chains_[b].lastUse) ? a : b;
+  chainHashes_[i] = h;
+  chains_[i].lastUse = ++clock_;
+  return &chains_[i];
+}
+
+PrefixView parsePrefixView(std::string_view line, PrefixMemo* memo) {
+  if (memo)
+    if (const PrefixMemo::Chain* chain = provenChain(line, *memo)) return recalled(*chain, line, *memo);
+  ChainProof proof;
+  PrefixView out = peelPrefixes(line, memo, proof);
+  if (memo && proof.provable) {
+    settleNeeds(line, proof);
+    rememberChain(*memo, line, out, proof);
+  }
   return out;
 }
 

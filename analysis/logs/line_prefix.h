@@ -95,6 +95,10 @@ class PrefixMemo {
     std::array<std::pair<int, int>, 16> groups{};  // offset and length in `text`; offset -1: no value
   };
   Slot& slotFor(std::size_t row, std::string_view text);
+  // Whether the row's headers are worth remembering: they repeated often enough so far. A
+  // row whose headers hold timestamps is matched with its captures in one RE2 call instead.
+  bool headersRepeat(std::size_t row) const;
+  void headerLookedUp(std::size_t row, bool found);
 
   // Matches of the short tags ("worker-3: ", "[rank5]: ") and the bytes that could have
   // made each longer: a line that starts with a remembered match followed by none of
@@ -111,15 +115,65 @@ class PrefixMemo {
   Tag* tagToFill(std::size_t row, std::string_view text);  // nullptr: not worth remembering
   void tagFound(std::size_t row) { ++rowStats_[row].hits; }
 
+  // Starts of windows where a row's automaton dies without a match ("[2024-" for the
+  // line-number row): a window starting with them fails that row, without RE2.
+  struct Dead {
+    bool used = false;
+    std::size_t row = 0;
+    std::string text;
+    std::uint32_t lastUse = 0;
+  };
+  static constexpr std::size_t kDeadSlots = 256;
+  // The length of a remembered dead start of `window` for the row, or 0.
+  std::size_t deadPrefix(std::size_t row, std::string_view window);
+  void rememberDead(std::size_t row, std::string_view start);
+  bool remembersDead(std::size_t row) const;  // false once the row's dead starts seldom repeat
+
+  // Whole parses of a line's prefix ("worker-3: [rank3]: " and the byte after it), each
+  // kept with the bytes its outcome was proved to depend on: every row tried was ruled out
+  // by those bytes (or by a needed literal, looked for again on each line), and every row
+  // that matched was a remembered tag. A line starting with those bytes parses the same.
+  struct NeedsCheck {
+    std::uint8_t row = 0;
+    std::uint16_t offset = 0;  // where the row was tried
+  };
+  static constexpr std::size_t kChainSlots = 256;
+  static constexpr std::size_t kChainBytes = 96;
+  static constexpr std::size_t kChainLengths = 8;  // distinct key lengths looked up per line
+  static constexpr std::size_t kChainNeeds = 8;
+  struct Chain {
+    std::string key;          // the bytes the parse depends on
+    PrefixView view;          // views into `key` or into the table
+    std::size_t consumed = 0;  // where the message starts
+    std::uint32_t tagRows = 0;
+    std::array<NeedsCheck, kChainNeeds> needs{};
+    std::size_t needCount = 0;
+    std::uint32_t lastUse = 0;
+  };
+  const Chain* findChain(std::string_view line);
+  Chain* chainToFill(std::string_view key);  // nullptr: too long, or too many key lengths
+
  private:
   struct RowStats {
     std::array<std::uint16_t, kTagLengths> lengths{};  // 0: unused
     std::uint32_t stored = 0, hits = 0;
+    std::uint32_t headerLookups = 0, headerHits = 0;
+    std::array<std::uint16_t, kTagLengths> deadLengths{};  // 0: unused
+    std::uint32_t deadStored = 0, deadHits = 0;
   };
+  std::array<Dead*, 2> deadSlots(std::size_t row, std::string_view text);
+  std::array<Dead, kDeadSlots> dead_{};
   std::array<Tag*, 2> tagSlots(std::size_t row, std::string_view text);
   std::array<Slot, kSlots> slots_{};
   std::array<Tag, kTagSlots> tags_{};
   std::array<RowStats, kRows> rowStats_{};
+  std::array<Chain, kChainSlots> chains_{};
+  std::array<std::uint16_t, kChainLengths> chainLengths_{};  // 0: unused
+  static std::uint64_t chainHash(std::string_view key);
+  static std::array<std::size_t, 2> chainSlots(std::uint64_t hash);
+  // The hash of each slot's key (0: empty), apart from the chains: a lookup reads two words
+  // of this small array before any chain.
+  std::array<std::uint64_t, kChainSlots> chainHashes_{};
   std::uint32_t clock_ = 0;
 };
 

@@ -1,13 +1,21 @@
 #include "analysis/logs/literal_prefilter.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 
 namespace dsls::logs {
 namespace {
 
-std::uint16_t pairKey(unsigned char a, unsigned char b) { return static_cast<std::uint16_t>((a << 8) | b); }
+// The two bytes as one little-endian load reads them.
+std::uint16_t pairKey(unsigned char a, unsigned char b) { return static_cast<std::uint16_t>(a | (b << 8)); }
+
+std::uint16_t pairAt(const unsigned char* p) {
+  std::uint16_t key;
+  std::memcpy(&key, p, 2);
+  return std::endian::native == std::endian::little ? key : pairKey(p[0], p[1]);
+}
 
 }  // namespace
 
@@ -17,6 +25,8 @@ int byteRarity(unsigned char c) {
     return 0;
   if (c >= 'a' && c <= 'z') return 1;
   if (c >= '0' && c <= '9') return 1;
+  // Python dict reprs ({'loss': 1.0}) and "key: value" pairs are on most lines of a log.
+  if (c == '\'' || c == ':') return 1;
   return 2;
 }
 
@@ -26,19 +36,24 @@ RareByteLiteral::RareByteLiteral(std::string_view text) : text_(text) {
       anchor_ = k;
 }
 
-bool RareByteLiteral::in(std::string_view s) const {
-  if (text_.empty()) return true;
-  if (s.size() < text_.size()) return false;
-  const char* p = s.data() + anchor_;
+std::size_t RareByteLiteral::find(std::string_view s, std::size_t from) const {
+  if (from > s.size()) return std::string_view::npos;
+  if (text_.empty()) return from;
+  if (s.size() - from < text_.size()) return std::string_view::npos;
+  const char* p = s.data() + from + anchor_;
   const char* last = s.data() + (s.size() - text_.size()) + anchor_;  // the last place the anchor can be
   while (p <= last) {
     const void* hit = std::memchr(p, text_[anchor_], static_cast<std::size_t>(last - p) + 1);
-    if (!hit) return false;
+    if (!hit) return std::string_view::npos;
     p = static_cast<const char*>(hit);
-    if (std::memcmp(p - anchor_, text_.data(), text_.size()) == 0) return true;
+    const char* start = p - anchor_;
+    // The first and last bytes first: most hits of the anchor are no start of the literal.
+    if (start[0] == text_.front() && start[text_.size() - 1] == text_.back() &&
+        std::memcmp(start, text_.data(), text_.size()) == 0)
+      return static_cast<std::size_t>(start - s.data());
     ++p;
   }
-  return false;
+  return std::string_view::npos;
 }
 
 LiteralPrefilter::LiteralPrefilter(std::vector<std::string> literals) : literals_(std::move(literals)) {
@@ -62,7 +77,7 @@ LiteralPrefilter::LiteralPrefilter(std::vector<std::string> literals) : literals
     for (std::uint32_t j = best; j < best + kStride; ++j) {
       const auto key = pairKey(static_cast<unsigned char>(lit[j]), static_cast<unsigned char>(lit[j + 1]));
       anchors_.push_back({key, i, j});
-      pairs_.set(key);
+      pairs_[key] = 1;
     }
   }
   std::sort(anchors_.begin(), anchors_.end(), [](const Anchor& a, const Anchor& b) { return a.pair < b.pair; });
@@ -76,14 +91,15 @@ bool LiteralPrefilter::anyIn(std::string_view s) const {
   // Every kStride-th byte pair: a literal of kMinLiteral bytes or more covers kStride
   // consecutive pairs, one of which is tested.
   for (std::size_t i = 0; i + 1 < n; i += kStride) {
-    const std::uint16_t key = pairKey(p[i], p[i + 1]);
-    if (!pairs_.test(key)) continue;
+    const std::uint16_t key = pairAt(p + i);
+    if (!hasPair(key)) continue;
     for (auto it = anchors_.begin() + static_cast<std::ptrdiff_t>(firstAnchor_[key]); it != anchors_.end() && it->pair == key;
          ++it) {
       const std::string& lit = literals_[it->literal];
       if (i < it->offset) continue;
       const std::size_t start = i - it->offset;
-      if (start + lit.size() <= n && std::memcmp(s.data() + start, lit.data(), lit.size()) == 0) return true;
+      if (start + lit.size() > n || s[start] != lit.front() || s[start + lit.size() - 1] != lit.back()) continue;
+      if (std::memcmp(s.data() + start, lit.data(), lit.size()) == 0) return true;
     }
   }
   return false;

@@ -2,10 +2,12 @@
 // log): HF Trainer dicts `{'loss': 0.0, 'grad_norm': nan, ...}`, `loss = ...`,
 // and DeepSpeed's progress line `step=10, skipped=6`. These lines are printed by
 // rank 0 only, so they never name the rank that caused a problem.
+#include <array>
 #include <charconv>
 #include <cmath>
 
 #include "analysis/logs/analyzer_ops.h"
+#include "analysis/logs/literal_prefilter.h"
 #include "analysis/logs/text_util.h"
 
 namespace dsls::logs::detail {
@@ -42,27 +44,64 @@ std::optional<bool> plainDecimalIsZero(std::string_view u) {
 
 std::optional<MetricValue> classify(std::string_view token) {
   if (token.empty()) return std::nullopt;
+  // The common case first: a plain decimal is neither a NaN nor an infinity.
+  const std::string_view number = token.substr(token[0] == '+' ? 1 : 0);
+  if (const auto zero = plainDecimalIsZero(number)) return MetricValue{ValueKind::Finite, *zero, token};
   std::string_view t = token;
   if (t[0] == '-' || t[0] == '+') t.remove_prefix(1);
   if (t == "nan" || t == "NaN" || t == "NAN") return MetricValue{ValueKind::NaN, false, token};
   if (t == "inf" || t == "Inf" || t == "INF" || t == "Infinity" || t == "infinity")
     return MetricValue{ValueKind::Inf, false, token};
-  const std::string_view number = token.substr(token[0] == '+' ? 1 : 0);
-  if (const auto zero = plainDecimalIsZero(number)) return MetricValue{ValueKind::Finite, *zero, token};
   double v = 0;
   const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
   if (ec != std::errc() || ptr != number.data() + number.size()) return std::nullopt;
   return MetricValue{ValueKind::Finite, v == 0.0, token};
 }
 
-// Value of the first `name` that is followed by ':' or '=' (quotes allowed), with a
-// word boundary before it ("eval_loss" does not count as "loss").
-std::optional<MetricValue> metricValue(std::string_view msg, std::string_view name) {
-  std::size_t from = 0;
-  while (true) {
-    const std::size_t at = msg.find(name, from);
-    if (at == std::string_view::npos) return std::nullopt;
-    from = at + 1;
+// The bytes a value is read over: word characters, '.', '-' and '+'.
+constexpr std::array<bool, 256> kValueByte = [] {
+  std::array<bool, 256> t{};
+  for (unsigned c = 0; c < 256; ++c) {
+    const char ch = static_cast<char>(c);
+    t[c] = text::isWordChar(ch) || ch == '.' || ch == '-' || ch == '+';
+  }
+  return t;
+}();
+
+// The value that starts at `p`: its bytes are read once, and a plain decimal (the common
+// case) is classified on the way, as classify() would.
+std::optional<MetricValue> valueAt(std::string_view msg, std::size_t p) {
+  std::size_t end = p;
+  if (end < msg.size() && msg[end] == '+') ++end;
+  const std::size_t number = end;  // plainDecimalIsZero's text: without a leading '+'
+  if (end < msg.size() && msg[end] == '-') ++end;
+  bool digit = false, zero = true, point = false, plain = true;
+  for (; end < msg.size() && kValueByte[static_cast<unsigned char>(msg[end])]; ++end) {
+    const char c = msg[end];
+    if (c >= '0' && c <= '9') {
+      digit = true;
+      zero &= c == '0';
+    } else if (c == '.' && !point) {
+      point = true;
+    } else {
+      plain = false;
+    }
+  }
+  const std::string_view token = msg.substr(p, end - p);
+  if (plain && digit && end - number <= 40) return MetricValue{ValueKind::Finite, zero, token};
+  return classify(token);
+}
+
+// The metric names, each found by its rarest byte ('_', '='): most lines hold none of them.
+const RareByteLiteral kLoss("loss");
+const RareByteLiteral kGradNorm("grad_norm");     // HF Trainer dicts
+const RareByteLiteral kGradNormSpaced("grad norm");  // Megatron's iteration lines: "grad norm: ... |"
+const RareByteLiteral kSkipped("skipped=");
+
+// Value of the first `name`, found at or after `at`, that is followed by ':' or '=' (quotes
+// allowed), with a word boundary before it ("eval_loss" does not count as "loss").
+std::optional<MetricValue> metricValue(std::string_view msg, const RareByteLiteral& name, std::size_t at) {
+  for (; at != std::string_view::npos; at = name.find(msg, at + 1)) {
     if (at > 0 && text::isWordChar(msg[at - 1])) continue;
     std::size_t p = at + name.size();
     if (p < msg.size() && (msg[p] == '\'' || msg[p] == '"')) ++p;
@@ -71,11 +110,9 @@ std::optional<MetricValue> metricValue(std::string_view msg, std::string_view na
     ++p;
     while (p < msg.size() && msg[p] == ' ') ++p;
     if (p < msg.size() && (msg[p] == '\'' || msg[p] == '"')) ++p;
-    std::size_t end = p;
-    while (end < msg.size() && (text::isWordChar(msg[end]) || msg[end] == '.' || msg[end] == '-' || msg[end] == '+'))
-      ++end;
-    if (auto v = classify(msg.substr(p, end - p))) return v;
+    if (auto v = valueAt(msg, p)) return v;
   }
+  return std::nullopt;
 }
 
 // A run of consecutive metric lines with one suspicious value; reported once it reaches
@@ -122,16 +159,19 @@ std::size_t zeroLossNeeded(MetricRun& run, const std::optional<MetricValue>& nor
 }  // namespace
 
 void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
-  const bool hasLoss = msg.find("loss") != std::string_view::npos;
-  // HF Trainer dicts print "grad_norm", Megatron's iteration lines "grad norm: ... |".
-  const bool hasGradNorm = msg.find("grad_norm") != std::string_view::npos || msg.find("grad norm") != std::string_view::npos;
-  if (hasLoss || hasGradNorm) {
+  // Each name is looked for once; its value is read from where it was found.
+  constexpr std::size_t npos = std::string_view::npos;
+  const std::size_t lossAt = kLoss.find(msg);
+  const std::size_t normAt = kGradNorm.find(msg);
+  // The spaced name is looked for only when needed, as most lines hold neither.
+  const std::size_t spacedAt = normAt == npos ? kGradNormSpaced.find(msg) : npos;
+  if (lossAt != npos || normAt != npos || spacedAt != npos) {
     NumericsState& n = s.numerics;
     bool metric = false;
     std::optional<MetricValue> g;
-    if (hasGradNorm) {
-      g = metricValue(msg, "grad_norm");
-      if (!g) g = metricValue(msg, "grad norm");
+    if (normAt != npos || spacedAt != npos) {
+      g = metricValue(msg, kGradNorm, normAt);
+      if (!g) g = metricValue(msg, kGradNormSpaced, normAt == npos ? spacedAt : kGradNormSpaced.find(msg));
       if (g) {
         metric = true;
         if (g->kind != ValueKind::Finite) record(s, FailureId::NanGradNorm, occurrenceOf(c, false));
@@ -142,8 +182,8 @@ void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
           resetRun(n.sqrt2GradNorm);
       }
     }
-    if (hasLoss) {
-      if (auto l = metricValue(msg, "loss")) {
+    if (lossAt != npos) {
+      if (auto l = metricValue(msg, kLoss, lossAt)) {
         metric = true;
         if (l->kind != ValueKind::Finite) record(s, FailureId::NanLoss, occurrenceOf(c, false));
         if (l->kind == ValueKind::Finite && l->zero)
@@ -155,12 +195,12 @@ void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
     if (metric) ++n.metricLines;
   }
   // DeepSpeed progress: "step=10, skipped=6, lr=..."
-  const std::size_t skipped = msg.find("skipped=");
-  if (skipped != std::string_view::npos) {
+  const std::size_t skipped = kSkipped.find(msg);
+  if (skipped != npos) {
     std::size_t p = skipped + 8;
     const auto sk = text::parseIntAt(msg, p);
     const std::size_t step = msg.rfind("step=", skipped);
-    if (sk && step != std::string_view::npos) {
+    if (sk && step != npos) {
       std::size_t q = step + 5;
       if (auto st = text::parseIntAt(msg, q)) {
         s.numerics.lastStep = *st;

@@ -10,9 +10,9 @@
 
 namespace dsls::logs::text {
 
-inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
-inline bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-inline bool isWordChar(char c) { return isDigit(c) || isAlpha(c) || c == '_'; }
+constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+constexpr bool isWordChar(char c) { return isDigit(c) || isAlpha(c) || c == '_'; }
 inline bool isBlank(char c) { return c == ' ' || c == '\t'; }
 
 std::string_view trimLeft(std::string_view s);

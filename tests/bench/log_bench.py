@@ -15,6 +15,7 @@ median wall time, the median CPU time (user + system) and the peak RSS are repor
 With --doc, the section "## Log analysis throughput" of that Markdown file is rewritten.
 
 Usage: log_bench.py --dsls BUILD/lsp/dsls --log /tmp/x.log [--error-log /tmp/e.log] --out results.json [--doc F]
+                    [--baseline OTHER/dsls --baseline-name COMMIT]
 """
 import argparse
 import json
@@ -128,15 +129,20 @@ def warm(path):
             pass
 
 
-def measure_log(dsls, log, runs, ere_file, rg_file, work):
-    """Runs the three tools on one log, alternating them run by run so drifting load hits all alike."""
+def measure_log(dsls, log, runs, ere_file, rg_file, work, baseline=None):
+    """Runs the tools on one log, alternating them run by run so drifting load hits all alike.
+
+    With `baseline` (another dsls binary), it runs in the same alternation as "dsls-baseline".
+    """
     size = os.path.getsize(log)
     c_env = dict(os.environ, LC_ALL="C")
-    tools = {
-        "dsls": [dsls, "check", "--isolated", "--format", "json", log],
+    tools = {"dsls": [dsls, "check", "--isolated", "--format", "json", log]}
+    if baseline:
+        tools["dsls-baseline"] = [baseline, "check", "--isolated", "--format", "json", log]
+    tools.update({
         "grep": ["grep", "-c", "-E", "-f", ere_file, log],
         "rg": [shutil.which("rg") or "rg", "--no-config", "-c", "-f", rg_file, log],
-    }
+    })
     warm(log)
     runs_of = {name: [] for name in tools}
     for _ in range(runs):
@@ -145,7 +151,7 @@ def measure_log(dsls, log, runs, ere_file, rg_file, work):
             if code not in (0, 1):
                 raise SystemExit(f"{name} failed with exit code {code}: {' '.join(argv)}")
             runs_of[name].append({"seconds": wall, "cpu_seconds": cpu, "peak_rss_mib": rss, "exit": code,
-                                  "output": out.decode("utf-8", "replace").strip()[:200] if name != "dsls" else ""})
+                                  "output": out.decode("utf-8", "replace").strip()[:200] if name in ("grep", "rg") else ""})
             print(f"{os.path.basename(log)} {name}: {wall:.2f}s wall, {cpu:.2f}s CPU, {size / wall / 1e6:.0f} MB/s, "
                   f"peak RSS {rss:.1f} MiB", file=sys.stderr)
     results = {}
@@ -186,21 +192,34 @@ def log_section(result):
            f"are given. Wall time is what a user waits; CPU time (user + system) is less disturbed by the other "
            f"work on this shared machine. The last columns divide grep's time by dsls's: 1 or more means dsls "
            f"is as fast as grep or faster.", ""]
+    load = result.get("load")
+    if load:
+        out += [f"Load average of the machine (1, 5, 15 min; 2 cores, shared): {load['before']} before the runs, "
+                f"{load['after']} after.", ""]
+    baseline = result.get("baseline")
+    if baseline:
+        out += [f"`dsls at {baseline}` is the build of commit {baseline}, measured in the same alternation as the "
+                f"current build, as a named baseline.", ""]
     for entry in result["logs"]:
         tools = entry["tools"]
         g = tools["grep"]
         out += [f"{entry['shape'].capitalize()}: {SHAPES[entry['shape']]}, {entry['log_bytes'] / 1e6:.0f} MB.", "",
                 "| tool | command | wall time | MB/s | CPU time | MB/s of CPU | peak RSS | grep / tool (wall) | "
                 "grep / tool (CPU) |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
-        for name in ("dsls", "grep", "rg"):
+        for name in [n for n in ("dsls", "dsls-baseline", "grep", "rg") if n in tools]:
             t = tools[name]
             cmd = t["command"].replace(" " + t["command"].split()[-1], " LOG")
-            out.append(f"| {name} | `{cmd}` | {t['median_seconds']:.2f} s | {t['mb_per_s']:.0f} | "
+            label = f"dsls at {baseline}" if name == "dsls-baseline" else name
+            out.append(f"| {label} | `{cmd}` | {t['median_seconds']:.2f} s | {t['mb_per_s']:.0f} | "
                        f"{t['median_cpu_seconds']:.2f} s | {t['cpu_mb_per_s']:.0f} | {t['peak_rss_mib']:.1f} MiB | "
                        f"{ratio(g['median_seconds'], t['median_seconds'])} | "
                        f"{ratio(g['median_cpu_seconds'], t['median_cpu_seconds'])} |")
         out += ["", f"Lines matching any fingerprint: grep {entry['matching_lines']['grep']}, "
                     f"rg {entry['matching_lines']['rg']}.", ""]
+        if "dsls-baseline" in tools:
+            b, d = tools["dsls-baseline"], tools["dsls"]
+            out += [f"dsls at {baseline} / dsls: {ratio(b['median_cpu_seconds'], d['median_cpu_seconds'])} in CPU "
+                    f"time, {ratio(b['median_seconds'], d['median_seconds'])} in wall time.", ""]
     out += ["grep and rg only count lines; `dsls check` also splits ranks and hosts, keeps a timeline, extracts "
             "metrics, attributes the first failure and writes a JSON report, in bounded memory. rg maps the "
             "file into memory, so its peak RSS counts the page-cache pages of the log it has touched; grep and "
@@ -216,6 +235,8 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", required=True)
     ap.add_argument("--doc", help="the Markdown report whose section to rewrite")
+    ap.add_argument("--baseline", help="another dsls binary to measure in the same alternation")
+    ap.add_argument("--baseline-name", default="baseline", help="what the report calls it (a commit)")
     args = ap.parse_args()
     if not os.path.exists("/usr/bin/time"):
         raise SystemExit("log_bench: GNU time (/usr/bin/time, Debian package time) is required")
@@ -232,12 +253,15 @@ def main():
 
     logs = [("typical", args.log)] + ([("error-heavy", args.error_log)] if args.error_log else [])
     entries = []
+    load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
     for shape, path in logs:
-        entry = measure_log(args.dsls, path, args.runs, ere_file, rg_file, work)
+        entry = measure_log(args.dsls, path, args.runs, ere_file, rg_file, work, args.baseline)
         entry["shape"] = shape
         entries.append(entry)
     result = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "patterns": len(patterns), "runs": args.runs,
-              "logs": entries}
+              "logs": entries, "load": {"before": load_before, "after": " ".join(f"{x:.2f}" for x in os.getloadavg())}}
+    if args.baseline:
+        result["baseline"] = args.baseline_name
     with open(args.out, "w") as f:
         json.dump(result, f, indent=2)
     if args.doc:

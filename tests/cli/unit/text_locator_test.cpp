@@ -2,7 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <string>
+#include <vector>
 
 using dsls::cli::TextLocator;
 
@@ -91,4 +94,46 @@ TEST_CASE("whole lines between offsets are counted in bulk as byte by byte") {
     for (auto o : wanted) CHECK(split.lineText(o) == reference.lineText(o));
   }
   CHECK(reference.at(text.size()).line == 301);
+}
+
+TEST_CASE("reading on from known line starts gives the positions of a whole pass") {
+  // The second pass of `dsls check` skips to line starts counted by the first: lines end in
+  // "\n", "\r\n" and a lone "\r"; offsets and wanted lines far apart.
+  std::string text;
+  for (int i = 0; i < 300; ++i)
+    text += "l\xC3\xA9ne " + std::to_string(i) + (i % 97 == 0 ? "\r\n" : i % 89 == 0 ? "\r" : "\n");
+  std::vector<std::size_t> every, sparse, wanted;
+  for (std::size_t o = 0; o <= text.size(); ++o) every.push_back(o);
+  for (std::size_t o = 3; o <= text.size(); o += 211) sparse.push_back(o);
+  for (std::size_t o = 100; o <= text.size(); o += 499) wanted.push_back(o);
+  sparse.push_back(text.size() + 5);  // past the end
+  const auto reference = dsls::cli::locate(text, every, wanted);
+  std::vector<TextLocator::LineStart> starts;
+  for (std::size_t o = 1; o < text.size(); ++o)
+    if (text[o - 1] == '\n' || (text[o - 1] == '\r' && text[o] != '\n')) starts.push_back({o, reference.at(o).line});
+  for (std::size_t chunk : {1u, 7u, 64u, 100000u}) {
+    INFO("chunk " << chunk);
+    TextLocator split(sparse, wanted);
+    std::size_t at = 0, skips = 0;
+    while (!split.done() && at < text.size()) {
+      auto after = std::upper_bound(starts.begin(), starts.end(), split.nextNeeded(),
+                                    [](std::size_t o, const TextLocator::LineStart& s) { return o < s.offset; });
+      if (after != starts.begin() && split.skipTo(*std::prev(after))) {
+        at = std::prev(after)->offset;
+        ++skips;
+      }
+      const std::string_view piece = std::string_view(text).substr(at, chunk);
+      split.feed(piece);
+      at += piece.size();
+    }
+    split.finish();
+    for (auto o : sparse) {
+      CHECK(split.at(o).line == reference.at(o).line);
+      CHECK(split.at(o).column == reference.at(o).column);
+    }
+    for (auto o : wanted) CHECK(split.lineText(o) == reference.lineText(o));
+    CHECK((chunk >= text.size() || skips > 0));  // a single piece holds everything
+  }
+  TextLocator none({}, {});
+  CHECK(none.done());
 }

@@ -165,6 +165,69 @@ TEST_CASE("prefixes parsed through remembered tags equal fresh ones on fixture l
   CHECK(variants > 10000);
 }
 
+TEST_CASE("a remembered prefix parse stands for a line only while the literals that ruled rows out stay absent") {
+  // Each pair starts with the same bytes; the first line of each teaches the memo a whole
+  // parse, the second holds a row's needed literal ("pid=") further on, where the row then
+  // matches, or goes on where a longer match can.
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      // Where the row's automaton dies ("(TrainWorker)") the bytes rule it out; a name longer
+      // than the bytes kept leaves the literal to be looked for again.
+      {"(TrainWorker) no id here", "(TrainWorker pid=12) RuntimeError: boom"},
+      {"(" + std::string(100, 'a') + " no id here", "(" + std::string(100, 'a') + " pid=12) RuntimeError: boom"},
+      {"[rank3]: (" + std::string(100, 'w') + " starting", "[rank3]: (" + std::string(100, 'w') + " pid=7) y"},
+      {"worker-1: [rank3]: loss 1.0", "worker-1: [rank3]: loss 1.0"},
+      // Metaflow's task prefix, whose attempt id "[...] " the byte after it could begin.
+      {"[run/train/3 (pid 42)] [-aaaaz and more", "[run/train/3 (pid 42)] [-aaaaaaaa] x"},
+  };
+  dsls::logs::PrefixMemo memo;
+  for (int round = 0; round < 3; ++round)
+    for (const auto& pair : pairs) {
+      const std::string& probed = pair.second;  // not a structured binding: clang 14 cannot capture one
+      for (int again = 0; again < 3; ++again) dsls::logs::parsePrefixView(pair.first, &memo);
+      CHECK_MESSAGE(describe(dsls::logs::parsePrefixView(probed, &memo)) == describe(dsls::logs::parsePrefixView(probed)),
+                    probed);
+    }
+  const std::string copy = "worker-1: [rank3]: loss 2.0";
+  const dsls::logs::PrefixView v = dsls::logs::parsePrefixView(copy, &memo);
+  CHECK(v.message == "loss 2.0");
+  CHECK((v.host.data() >= copy.data() && v.host.data() + v.host.size() <= copy.data() + copy.size()));
+  CHECK(v.rank == 3);
+}
+
+TEST_CASE("a row ruled out by the start of a window is ruled out only where a window starts so") {
+  // The first line teaches the memo that the line-number row dies at "[2024-"; the others
+  // start with fewer of those bytes and match it, or start with all of them.
+  const std::vector<std::string> lines = {
+      "[2024-05-01 10:00:00,000] [INFO] [engine.py:1:step] a",
+      "[2024] [rank1]: b",
+      "[202] c",
+      "[2024-] d",
+      "[2024-05-01 10:00:01,000] [INFO] e",
+  };
+  dsls::logs::PrefixMemo memo;
+  for (int round = 0; round < 3; ++round)
+    for (const std::string& line : lines)
+      CHECK_MESSAGE(describe(dsls::logs::parsePrefixView(line, &memo)) == describe(dsls::logs::parsePrefixView(line)),
+                    line);
+  CHECK(dsls::logs::parsePrefixView("[2024] [rank1]: b", &memo).message == "b");
+}
+
+TEST_CASE("a prefix pattern's automaton knows where no match can go on") {
+  using dsls::logs::AnchoredProgram;
+  const auto lineNumber = AnchoredProgram::compile(R"(\[\d{1,6}\] )");
+  REQUIRE(lineNumber);
+  CHECK(lineNumber->deadAfter("[2024-05-01") == std::optional<std::size_t>(6));
+  CHECK(lineNumber->deadAfter("x") == std::optional<std::size_t>(1));
+  CHECK_FALSE(lineNumber->deadAfter("[12] x"));  // a match ends within
+  CHECK_FALSE(lineNumber->deadAfter("[12"));     // one may go on
+  // \b looks past the match: refused, or taken to hold where only death is asked about.
+  CHECK_FALSE(AnchoredProgram::compile(R"(NCCL (?:INFO|WARN)\b)"));
+  const auto loose = AnchoredProgram::compileLoose(R"(NCCL (?:INFO|WARN)\b)");
+  REQUIRE(loose);
+  CHECK(loose->deadAfter("NCCL X") == std::optional<std::size_t>(6));
+  CHECK_FALSE(loose->deadAfter("NCCL INFOx"));
+}
+
 TEST_CASE("a prefix pattern's automaton knows which bytes continue a match") {
   using dsls::logs::AnchoredProgram;
   const auto rank = AnchoredProgram::compile(R"(\[rank(?P<rank>\d{1,9})\]: ?)");

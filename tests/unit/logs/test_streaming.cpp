@@ -69,6 +69,29 @@ TEST_CASE("line terminators: \\n, \\r\\n and a lone \\r, across every chunk size
   CHECK(split("\r\n\r\n", 1) == std::vector<std::pair<std::string, std::size_t>>{{"", 0}, {"", 2}});
 }
 
+TEST_CASE("the line splitter tells where the next line starts after each chunk") {
+  const std::string text = "a\nbb\r\nccc\rdddd\n\neee\r\r\nf";
+  for (std::size_t chunk = 1; chunk <= text.size(); ++chunk) {
+    INFO("chunk " << chunk);
+    std::vector<std::size_t> offsets;
+    LineSplitter s([&](std::string_view, std::size_t off) { offsets.push_back(off); });
+    std::vector<std::pair<std::size_t, std::size_t>> told;  // (offset, lines before)
+    std::size_t open = 0;  // chunks ending in a '\r', where the splitter cannot tell
+    for (std::size_t i = 0; i < text.size(); i += chunk) {
+      s.feed(std::string_view(text).substr(i, chunk));
+      std::size_t offset = 0, before = 0;
+      if (s.nextLineStart(offset, before)) told.emplace_back(offset, before);
+      else ++open;
+    }
+    s.finish();
+    for (const auto& [offset, before] : told) {
+      if (before < offsets.size()) CHECK(offsets[before] == offset);
+      else CHECK(offset == text.size());
+    }
+    CHECK(told.size() + open == (text.size() + chunk - 1) / chunk);
+  }
+}
+
 TEST_CASE("overlong lines are cut for analysis but offsets stay exact") {
   std::vector<std::pair<std::string, std::size_t>> lines;
   LineSplitter s([&](std::string_view l, std::size_t off) { lines.emplace_back(std::string(l), off); }, 8);

@@ -2,6 +2,7 @@
 // reference), and ordinary lines match nothing.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -130,6 +131,22 @@ TEST_CASE("each fingerprint kind has a matching sample line") {
     offset += std::string_view(s.line).size() + 1;
   }
   CHECK_NOTHROW(analyzer.finish());
+}
+
+TEST_CASE("captures: every name of DeepSpeed's config dump, padded as DeepSpeedConfig.print pads it") {
+  // deepspeed/runtime/config.py: dots = "." * (29 - len(arg)); logger.info("  {} {} {}".format(arg, dots, value))
+  for (const std::string name : {"zero_config", "zero_optimization_stage", "zero_enabled", "bfloat16_enabled",
+                                 "bfloat16_config", "fp16_enabled", "float16_config", "world_size", "gradient_clipping",
+                                 "train_batch_size", "gradient_accumulation_steps", "communication_data_type"}) {
+    const std::string line = "  " + name + " " + std::string(29 - name.size(), '.') + " 42";
+    INFO(line);
+    std::vector<FpMatch> out;
+    FingerprintMatcher::shared().match(line, out);
+    const auto dump = std::find_if(out.begin(), out.end(), [](const FpMatch& m) { return m.kind == Fp::ConfigDump; });
+    REQUIRE(dump != out.end());
+    CHECK(dump->group("name") == name);
+    CHECK(dump->group("value") == "42");
+  }
 }
 
 TEST_CASE("captures: watchdog fields by name, even when the line is cut") {

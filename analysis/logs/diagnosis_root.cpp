@@ -150,7 +150,7 @@ RootRank chooseRootRank(const State& s, const Accumulator& root, const WatchdogA
     return out;
   }
   if (auto every = sameExceptionOnEveryRank(s, root, w)) return *every;
-  if (auto sizes = assertionOnJobSizes(root)) return *sizes;
+  if (auto sizes = assertionOnJobSizes(s, root)) return *sizes;
   out = root.firstRank ? rankFromFirstLine(s, root, w) : rankWithoutPrefix(s, root, w);
   if (!w.timeoutRanks.empty() && root.firstLine > w.firstLine)
     out.reason += fmt::format(" Caution: it appears after the first collective timeout ({}), so it may itself be "

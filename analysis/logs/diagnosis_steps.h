@@ -60,7 +60,7 @@ std::optional<RootRank> sameExceptionOnEveryRank(const State& s, const Accumulat
 
 // A bare assertion over the job's sizes alone (`assert gradient_accumulation_steps % world_size
 // == 0`), raised before any training step: every rank evaluates it alike.
-std::optional<RootRank> assertionOnJobSizes(const Accumulator& root);
+std::optional<RootRank> assertionOnJobSizes(const State& s, const Accumulator& root);
 // The same failure on several ranks and no timestamps that order its first lines.
 bool unorderedAcrossRanks(const Accumulator& root);
 // torchrun's agent: the first "failed (exitcode: N) local_rank: K" with a code of the worker's

@@ -231,6 +231,12 @@ TEST_CASE("an assertion over the job's sizes alone fails on every rank") {
     const LogFinding& f = initiating(assertion(code));
     CHECK((!f.rankScope || *f.rankScope != RankScope::All));
   }
+  // Training steps printed before it: the ranks were training, and their batch sizes may differ.
+  const LogReport training = analyzeText(
+      "{'loss': 1.2, 'grad_norm': 0.5, 'learning_rate': 1e-05, 'epoch': 0.1}\n"
+      "Traceback (most recent call last):\n  File \"train.py\", line 178, in train\n"
+      "    assert batch_size % world_size == 0\nAssertionError\n");
+  CHECK((!initiating(training).rankScope || *initiating(training).rankScope != RankScope::All));
   const LogFinding& inForward = initiating(assertion("assert batch_size % world_size == 0", "forward"));
   CHECK((!inForward.rankScope || *inForward.rankScope != RankScope::All));
   const LogReport other = analyzeText("Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\n"

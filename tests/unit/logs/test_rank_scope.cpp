@@ -16,6 +16,8 @@ const LogFinding& initiating(const LogReport& r) {
   REQUIRE_MESSAGE(f, "no initiating finding; findings: " << findingIds(r));
   return *f;
 }
+// The finding lives in the report: a report that is about to go leaves a dangling reference.
+const LogFinding& initiating(const LogReport&& r) = delete;
 
 }  // namespace
 
@@ -199,7 +201,8 @@ TEST_CASE("the world size from Accelerate's state and the elastic agent's rendez
   // Near misses: a count of data-loading workers, a setting echoed in a sentence.
   CHECK_FALSE(analyzeText("Num processes for tokenization: 16\n" + failure).worldSize);
   CHECK_FALSE(analyzeText("Using Num processes: 1 as the default\n" + failure).worldSize);
-  CHECK_FALSE(initiating(analyzeText("Num workers: 1\n" + failure)).initiatingRank);
+  const LogReport workers = analyzeText("Num workers: 1\n" + failure);
+  CHECK_FALSE(initiating(workers).initiatingRank);
 }
 
 // dlrover 533: a bare AssertionError over the job's sizes, raised before training began.
@@ -216,7 +219,8 @@ TEST_CASE("an assertion over the job's sizes alone fails on every rank") {
                            "assert args.global_batch_size % (args.micro_batch_size * args.dp_size) == 0",
                            "assert world_size > 1 and batch_size % world_size == 0, \"uneven\""}) {
     CAPTURE(code);
-    const LogFinding& f = initiating(assertion(code));
+    const LogReport report = assertion(code);
+    const LogFinding& f = initiating(report);
     REQUIRE(f.rankScope);
     CHECK(*f.rankScope == RankScope::All);
     CHECK_FALSE(f.initiatingRank);
@@ -228,7 +232,8 @@ TEST_CASE("an assertion over the job's sizes alone fails on every rank") {
                            "assert x.size(0) == micro_batch_size", "assert local_batch == batch_size",
                            "check(world_size)"}) {
     CAPTURE(code);
-    const LogFinding& f = initiating(assertion(code));
+    const LogReport report = assertion(code);
+    const LogFinding& f = initiating(report);
     CHECK((!f.rankScope || *f.rankScope != RankScope::All));
   }
   // Training steps printed before it: the ranks were training, and their batch sizes may differ.
@@ -237,7 +242,8 @@ TEST_CASE("an assertion over the job's sizes alone fails on every rank") {
       "Traceback (most recent call last):\n  File \"train.py\", line 178, in train\n"
       "    assert batch_size % world_size == 0\nAssertionError\n");
   CHECK((!initiating(training).rankScope || *initiating(training).rankScope != RankScope::All));
-  const LogFinding& inForward = initiating(assertion("assert batch_size % world_size == 0", "forward"));
+  const LogReport forward = assertion("assert batch_size % world_size == 0", "forward");
+  const LogFinding& inForward = initiating(forward);
   CHECK((!inForward.rankScope || *inForward.rankScope != RankScope::All));
   const LogReport other = analyzeText("Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\n"
                                       "    assert batch_size % world_size == 0\nValueError: x\n");

@@ -103,18 +103,7 @@ std::optional<std::string> readWholeFile(const std::string& path, std::size_t ma
 }
 
 bool readChunks(const std::string& path, const std::function<void(std::string_view)>& chunk, std::string& error) {
-  Fd fd(openForReading(path, error));
-  if (fd.get() < 0) return false;
-  std::vector<char> buffer(kChunkBytes);
-  while (true) {
-    ssize_t n = readFull(fd.get(), buffer.data(), buffer.size());
-    if (n < 0) {
-      error = errnoText();
-      return false;
-    }
-    if (n == 0) return true;
-    chunk(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
-  }
+  return readChunksFrom(path, [](std::size_t at) { return std::optional<std::size_t>(at); }, chunk, error);
 }
 
 bool readChunksFrom(const std::string& path, const std::function<std::optional<std::size_t>(std::size_t)>& from,

@@ -21,25 +21,32 @@ struct MetricValue {
   std::string_view token;
 };
 
-// A decimal without exponent ("2.0420", "-0.5", "3."), as from_chars reads it; nullopt when
-// the token is not of that shape. Its value is only tested for zero: no conversion needed.
-std::optional<bool> plainDecimalIsZero(std::string_view u) {
-  if (u.empty() || u.size() > 40) return std::nullopt;
-  std::size_t i = u[0] == '-' ? 1 : 0;
-  bool digit = false, zero = true, point = false;
-  for (; i < u.size(); ++i) {
-    const char c = u[i];
+// The shape of a decimal without exponent ("2.0420", "-0.5", "3."), read a byte at a time
+// after its sign: `plain` goes false at any byte that is not a digit or its one '.'.
+struct DecimalShape {
+  bool digit = false, zero = true, point = false, plain = true;
+
+  void add(char c) {
     if (c >= '0' && c <= '9') {
       digit = true;
       zero &= c == '0';
     } else if (c == '.' && !point) {
       point = true;
     } else {
-      return std::nullopt;
+      plain = false;
     }
   }
-  if (!digit) return std::nullopt;
-  return zero;
+  bool isPlain() const { return plain && digit; }
+};
+
+// A decimal without exponent, as from_chars reads it; nullopt when the token is not of that
+// shape. Its value is only tested for zero: no conversion needed.
+std::optional<bool> plainDecimalIsZero(std::string_view u) {
+  if (u.empty() || u.size() > 40) return std::nullopt;
+  DecimalShape shape;
+  for (std::size_t i = u[0] == '-' ? 1 : 0; i < u.size() && shape.plain; ++i) shape.add(u[i]);
+  if (!shape.isPlain()) return std::nullopt;
+  return shape.zero;
 }
 
 std::optional<MetricValue> classify(std::string_view token) {
@@ -75,20 +82,10 @@ std::optional<MetricValue> valueAt(std::string_view msg, std::size_t p) {
   if (end < msg.size() && msg[end] == '+') ++end;
   const std::size_t number = end;  // plainDecimalIsZero's text: without a leading '+'
   if (end < msg.size() && msg[end] == '-') ++end;
-  bool digit = false, zero = true, point = false, plain = true;
-  for (; end < msg.size() && kValueByte[static_cast<unsigned char>(msg[end])]; ++end) {
-    const char c = msg[end];
-    if (c >= '0' && c <= '9') {
-      digit = true;
-      zero &= c == '0';
-    } else if (c == '.' && !point) {
-      point = true;
-    } else {
-      plain = false;
-    }
-  }
+  DecimalShape shape;
+  for (; end < msg.size() && kValueByte[static_cast<unsigned char>(msg[end])]; ++end) shape.add(msg[end]);
   const std::string_view token = msg.substr(p, end - p);
-  if (plain && digit && end - number <= 40) return MetricValue{ValueKind::Finite, zero, token};
+  if (shape.isPlain() && end - number <= 40) return MetricValue{ValueKind::Finite, shape.zero, token};
   return classify(token);
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/logs/analyzer_state.h"
+#include "analysis/logs/line_literals.h"
 #include "analysis/logs/traceback.h"
 
 namespace dsls::logs::detail {
@@ -76,7 +77,7 @@ void addTimelineEvent(State& s, std::size_t stream, const Evidence& ev, Timeline
 // same line is not reported separately).
 bool handleFingerprint(State& s, const LineContext& c, const FpMatch& m, const std::vector<FpMatch>& all);
 void handleContinuations(State& s, const LineContext& c, std::string_view message, bool matched);
-void scanMetrics(State& s, const LineContext& c, std::string_view message);
+void scanMetrics(State& s, const LineContext& c, std::string_view message, const LineLiteralHits& literals);
 // Hard-wrapped lines: a line cut inside a fingerprint, continued on the next line without
 // its prefix, is matched joined when neither piece matches alone.
 void joinWrappedLine(State& s, const LineContext& c, bool lineMatched);

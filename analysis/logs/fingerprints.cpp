@@ -117,6 +117,12 @@ const FingerprintMatcher& FingerprintMatcher::shared() {
 
 std::size_t FingerprintMatcher::patternCount() const { return impl_->kinds.size(); }
 
+std::vector<std::string> FingerprintMatcher::literals() const {
+  std::vector<std::string> out;
+  for (const LiteralPrefilter::Literal& l : impl_->prefilter->literals()) out.push_back(l.text);
+  return out;
+}
+
 bool FingerprintMatcher::mayMatch(std::string_view message) const { return impl_->prefilter->anyIn(message); }
 
 bool FingerprintMatcher::match(std::string_view message, std::vector<FpMatch>& out) const {
@@ -161,8 +167,13 @@ void rebase(const std::vector<FpMatch>& from, std::string_view fromText, std::st
 
 bool MatchMemo::match(std::string_view message, std::vector<FpMatch>& out) {
   out.clear();
-  if (message.size() > kMaxBytes) return matcher_.match(message, out);
   if (!matcher_.mayMatch(message)) return false;
+  return matchHoldingLiteral(message, out);
+}
+
+bool MatchMemo::matchHoldingLiteral(std::string_view message, std::vector<FpMatch>& out) {
+  out.clear();
+  if (message.size() > kMaxBytes) return matcher_.matchPrefiltered(message, out);
   const std::size_t hash = std::hash<std::string_view>{}(message);
   Slot& slot = slots_[hash % kSlots];
   if (slot.used && slot.hash == hash && slot.text == message) {

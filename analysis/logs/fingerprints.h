@@ -61,6 +61,9 @@ class FingerprintMatcher {
   // match() for a message that passed mayMatch().
   bool matchPrefiltered(std::string_view message, std::vector<FpMatch>& out) const;
 
+  // The literals of the table, one of which is in every match (the prefilter's).
+  std::vector<std::string> literals() const;
+
   // The process-wide instance (construction compiles the patterns once).
   static const FingerprintMatcher& shared();
 
@@ -80,6 +83,8 @@ class MatchMemo {
   explicit MatchMemo(const FingerprintMatcher& matcher) : matcher_(matcher) {}
   // As FingerprintMatcher::match; the matches refer to `message`.
   bool match(std::string_view message, std::vector<FpMatch>& out);
+  // As match(), for a message already known to hold one of the matcher's literals.
+  bool matchHoldingLiteral(std::string_view message, std::vector<FpMatch>& out);
 
   static constexpr std::size_t kSlots = 64;
   static constexpr std::size_t kMaxBytes = 2048;

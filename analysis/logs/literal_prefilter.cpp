@@ -56,12 +56,25 @@ std::size_t RareByteLiteral::find(std::string_view s, std::size_t from) const {
   return std::string_view::npos;
 }
 
-LiteralPrefilter::LiteralPrefilter(std::vector<std::string> literals) : literals_(std::move(literals)) {
+namespace {
+
+std::vector<LiteralPrefilter::Literal> inGroupZero(std::vector<std::string> texts) {
+  std::vector<LiteralPrefilter::Literal> out;
+  for (std::string& t : texts) out.push_back({std::move(t), 0});
+  return out;
+}
+
+}  // namespace
+
+LiteralPrefilter::LiteralPrefilter(std::vector<std::string> literals) : LiteralPrefilter(inGroupZero(std::move(literals))) {}
+
+LiteralPrefilter::LiteralPrefilter(std::vector<Literal> literals) : literals_(std::move(literals)) {
   for (std::uint32_t i = 0; i < literals_.size(); ++i) {
-    const std::string& lit = literals_[i];
+    const std::string& lit = literals_[i].text;
     if (lit.size() < kMinLiteral) throw std::logic_error("prefilter literal shorter than 4 bytes: " + lit);
+    if (literals_[i].group >= kMaxGroups) throw std::logic_error("prefilter literal group out of range: " + lit);
     // The kStride consecutive byte pairs whose commonest pair is rarest: one of them lies at a
-    // position that anyIn() tests, wherever the literal occurs.
+    // position that the scan tests, wherever the literal occurs.
     std::uint32_t best = 0;
     int bestScore = -1;
     for (std::uint32_t k = 0; k + kStride < lit.size(); ++k) {
@@ -76,7 +89,7 @@ LiteralPrefilter::LiteralPrefilter(std::vector<std::string> literals) : literals
     }
     for (std::uint32_t j = best; j < best + kStride; ++j) {
       const auto key = pairKey(static_cast<unsigned char>(lit[j]), static_cast<unsigned char>(lit[j + 1]));
-      anchors_.push_back({key, i, j});
+      anchors_.push_back({key, literals_[i].group, j, static_cast<std::uint32_t>(lit.size()), lit.data()});
       pairs_[key] = 1;
     }
   }
@@ -84,25 +97,42 @@ LiteralPrefilter::LiteralPrefilter(std::vector<std::string> literals) : literals
   for (std::size_t k = anchors_.size(); k-- > 0;) firstAnchor_[anchors_[k].pair] = static_cast<std::uint32_t>(k);
 }
 
-bool LiteralPrefilter::anyIn(std::string_view s) const {
-  if (s.size() < 2) return false;
+template <typename Found>
+void LiteralPrefilter::forEachHit(std::string_view s, Found&& found) const {
+  if (s.size() < 2) return;
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const std::size_t n = s.size();
   // Every kStride-th byte pair: a literal of kMinLiteral bytes or more covers kStride
-  // consecutive pairs, one of which is tested.
+  // consecutive pairs, exactly one of which is tested.
   for (std::size_t i = 0; i + 1 < n; i += kStride) {
     const std::uint16_t key = pairAt(p + i);
     if (!hasPair(key)) continue;
     for (auto it = anchors_.begin() + static_cast<std::ptrdiff_t>(firstAnchor_[key]); it != anchors_.end() && it->pair == key;
          ++it) {
-      const std::string& lit = literals_[it->literal];
       if (i < it->offset) continue;
       const std::size_t start = i - it->offset;
-      if (start + lit.size() > n || s[start] != lit.front() || s[start + lit.size() - 1] != lit.back()) continue;
-      if (std::memcmp(s.data() + start, lit.data(), lit.size()) == 0) return true;
+      const std::size_t size = it->size;
+      if (start + size > n || s[start] != it->text[0] || s[start + size - 1] != it->text[size - 1]) continue;
+      if (std::memcmp(s.data() + start, it->text, size) == 0 && found(it->group, start)) return;
     }
   }
-  return false;
+}
+
+bool LiteralPrefilter::anyIn(std::string_view s) const {
+  bool any = false;
+  forEachHit(s, [&](std::uint8_t, std::size_t) { return any = true; });
+  return any;
+}
+
+LiteralPrefilter::Hits LiteralPrefilter::scan(std::string_view s) const {
+  Hits hits;
+  // An occurrence is met at its anchor, which lies further into some literals than into
+  // others: a later occurrence may be met first, hence the minimum over the whole text.
+  forEachHit(s, [&](std::uint8_t group, std::size_t start) {
+    hits.first[group] = std::min(hits.first[group], start);
+    return false;
+  });
+  return hits;
 }
 
 }  // namespace dsls::logs

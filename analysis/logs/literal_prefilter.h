@@ -1,9 +1,7 @@
-// A cheap test run before the regex set: does the line contain any of a list of
-// literals (4 bytes or more)? Each literal is anchored on its rarest run of kStride
-// consecutive byte pairs; one table lookup per kStride input bytes rejects almost every
-// line of a healthy log.
+// Cheap tests run before any regex: which of a list of literals does a line contain?
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -29,22 +27,47 @@ class RareByteLiteral {
   std::size_t anchor_ = 0;  // offset of the rarest byte in text_
 };
 
+// Literals (4 bytes or more) looked for in one pass over a line. Each literal belongs to a
+// group; scan() gives, for each group, where the first of its literals starts. Each literal is
+// anchored on its rarest run of kStride consecutive byte pairs; one table lookup per kStride
+// input bytes rejects almost every position of a healthy log.
 class LiteralPrefilter {
  public:
-  explicit LiteralPrefilter(std::vector<std::string> literals);
-  bool anyIn(std::string_view s) const;
+  static constexpr std::size_t kMaxGroups = 8;
+  struct Literal {
+    std::string text;
+    std::uint8_t group = 0;
+  };
+  // Where the first literal of each group starts in the scanned text; npos: none occurs.
+  struct Hits {
+    std::array<std::size_t, kMaxGroups> first;
+    Hits() { first.fill(std::string_view::npos); }
+    bool has(std::size_t group) const { return first[group] != std::string_view::npos; }
+  };
+
+  explicit LiteralPrefilter(std::vector<std::string> literals);  // all in group 0
+  explicit LiteralPrefilter(std::vector<Literal> literals);
+  bool anyIn(std::string_view s) const;  // stops at the first literal found
+  Hits scan(std::string_view s) const;   // reads the whole text
   std::size_t size() const { return literals_.size(); }
+  const std::vector<Literal>& literals() const { return literals_; }
 
   static constexpr std::size_t kStride = 3;
   static constexpr std::size_t kMinLiteral = kStride + 1;
 
  private:
   struct Anchor {
-    std::uint16_t pair;       // bigram key
-    std::uint32_t literal;    // index into literals_
-    std::uint32_t offset;     // position of the bigram in the literal
+    std::uint16_t pair;    // bigram key
+    std::uint8_t group;    // the literal's
+    std::uint32_t offset;  // position of the bigram in the literal
+    std::uint32_t size;    // the literal's
+    const char* text;      // the literal's bytes (in literals_)
   };
-  std::vector<std::string> literals_;
+  // Calls found(group, start) for each literal occurrence the stride meets, in the order the
+  // anchors are met; stops when it returns true.
+  template <typename Found>
+  void forEachHit(std::string_view s, Found&& found) const;
+  std::vector<Literal> literals_;
   std::vector<Anchor> anchors_;   // sorted by pair
   // Pair -> 1 when some anchor has it: a byte per pair, as a test then costs one load (a
   // bitset, measured, was slower: its shifts cost more than the cache misses it saves).

@@ -521,10 +521,12 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   }
 
   bool failureMatched = false;
-  if (s.matchMemo.match(message, s.matches))
+  const LineLiteralHits literals = scanLineLiterals(message);
+  s.matches.clear();
+  if (literals.has(LineLiteral::Fingerprint) && s.matchMemo.matchHoldingLiteral(message, s.matches))
     for (const FpMatch& m : s.matches) failureMatched |= handleFingerprint(s, c, m, s.matches);
   handleContinuations(s, c, message, !s.matches.empty());
-  scanMetrics(s, c, message);
+  scanMetrics(s, c, message, literals);
   const bool richHeld = exception && !failureMatched && holdRichException(s, c);
   if (exception && !failureMatched && !richHeld) handleGenericException(s, c, *exception);
   joinWrappedLine(s, c, !s.matches.empty() || richHeld || richContinuation);

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "analysis/logs/analyzer_ops.h"
+#include "analysis/logs/line_literals.h"
 #include "analysis/logs/literal_prefilter.h"
 #include "analysis/logs/text_util.h"
 
@@ -21,32 +22,35 @@ struct MetricValue {
   std::string_view token;
 };
 
-// The shape of a decimal without exponent ("2.0420", "-0.5", "3."), read a byte at a time
-// after its sign: `plain` goes false at any byte that is not a digit or its one '.'.
-struct DecimalShape {
-  bool digit = false, zero = true, point = false, plain = true;
-
-  void add(char c) {
-    if (c >= '0' && c <= '9') {
-      digit = true;
-      zero &= c == '0';
-    } else if (c == '.' && !point) {
-      point = true;
-    } else {
-      plain = false;
-    }
-  }
-  bool isPlain() const { return plain && digit; }
+// A decimal without exponent ("2.0420", "-0.5", "3.", ".5"), read from `q` on in two tight
+// loops: its digits and at most one '.'. `q` is left after the last byte read.
+struct PlainDecimal {
+  bool digit = false;  // false: no digit, not a decimal
+  bool zero = true;    // every digit is 0
 };
+
+PlainDecimal readPlainDecimal(const char*& q, const char* end) {
+  if (q < end && *q == '-') ++q;
+  unsigned nonZero = 0;
+  const char* const whole = q;
+  while (q < end && text::isDigit(*q)) nonZero |= static_cast<unsigned>(*q++ - '0');
+  bool digit = q != whole;
+  if (q < end && *q == '.') {
+    const char* const fraction = ++q;
+    while (q < end && text::isDigit(*q)) nonZero |= static_cast<unsigned>(*q++ - '0');
+    digit |= q != fraction;
+  }
+  return {digit, nonZero == 0};
+}
 
 // A decimal without exponent, as from_chars reads it; nullopt when the token is not of that
 // shape. Its value is only tested for zero: no conversion needed.
 std::optional<bool> plainDecimalIsZero(std::string_view u) {
   if (u.empty() || u.size() > 40) return std::nullopt;
-  DecimalShape shape;
-  for (std::size_t i = u[0] == '-' ? 1 : 0; i < u.size() && shape.plain; ++i) shape.add(u[i]);
-  if (!shape.isPlain()) return std::nullopt;
-  return shape.zero;
+  const char* q = u.data();
+  const PlainDecimal d = readPlainDecimal(q, u.data() + u.size());
+  if (!d.digit || q != u.data() + u.size()) return std::nullopt;
+  return d.zero;
 }
 
 std::optional<MetricValue> classify(std::string_view token) {
@@ -75,25 +79,26 @@ constexpr std::array<bool, 256> kValueByte = [] {
   return t;
 }();
 
-// The value that starts at `p`: its bytes are read once, and a plain decimal (the common
-// case) is classified on the way, as classify() would.
+// The value that starts at `p`. A plain decimal (the common case) is classified as it is
+// read, as classify() would; any other token is read whole first.
 std::optional<MetricValue> valueAt(std::string_view msg, std::size_t p) {
-  std::size_t end = p;
-  if (end < msg.size() && msg[end] == '+') ++end;
-  const std::size_t number = end;  // plainDecimalIsZero's text: without a leading '+'
-  if (end < msg.size() && msg[end] == '-') ++end;
-  DecimalShape shape;
-  for (; end < msg.size() && kValueByte[static_cast<unsigned char>(msg[end])]; ++end) shape.add(msg[end]);
-  const std::string_view token = msg.substr(p, end - p);
-  if (shape.isPlain() && end - number <= 40) return MetricValue{ValueKind::Finite, shape.zero, token};
-  return classify(token);
+  const char* const begin = msg.data() + p;
+  const char* const end = msg.data() + msg.size();
+  const char* q = begin;
+  if (q < end && *q == '+') ++q;
+  const char* const number = q;  // plainDecimalIsZero's text: without a leading '+'
+  const PlainDecimal d = readPlainDecimal(q, end);
+  if (d.digit && (q == end || !kValueByte[static_cast<unsigned char>(*q)]) && q - number <= 40)
+    return MetricValue{ValueKind::Finite, d.zero, std::string_view(begin, static_cast<std::size_t>(q - begin))};
+  while (q < end && kValueByte[static_cast<unsigned char>(*q)]) ++q;
+  return classify(std::string_view(begin, static_cast<std::size_t>(q - begin)));
 }
 
-// The metric names, each found by its rarest byte ('_', '='): most lines hold none of them.
-const RareByteLiteral kLoss("loss");
-const RareByteLiteral kGradNorm("grad_norm");     // HF Trainer dicts
-const RareByteLiteral kGradNormSpaced("grad norm");  // Megatron's iteration lines: "grad norm: ... |"
-const RareByteLiteral kSkipped("skipped=");
+// The metric names: the line's scan finds the first of each; a later one is found by its
+// rarest byte.
+const RareByteLiteral kLoss(lineLiteralText(LineLiteral::Loss));
+const RareByteLiteral kGradNorm(lineLiteralText(LineLiteral::GradNorm));
+const RareByteLiteral kGradNormSpaced(lineLiteralText(LineLiteral::GradNormSpaced));
 
 // Value of the first `name`, found at or after `at`, that is followed by ':' or '=' (quotes
 // allowed), with a word boundary before it ("eval_loss" does not count as "loss").
@@ -155,20 +160,19 @@ std::size_t zeroLossNeeded(MetricRun& run, const std::optional<MetricValue>& nor
 
 }  // namespace
 
-void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
-  // Each name is looked for once; its value is read from where it was found.
+void scanMetrics(State& s, const LineContext& c, std::string_view msg, const LineLiteralHits& literals) {
+  // Each value is read from where the line's scan found its name.
   constexpr std::size_t npos = std::string_view::npos;
-  const std::size_t lossAt = kLoss.find(msg);
-  const std::size_t normAt = kGradNorm.find(msg);
-  // The spaced name is looked for only when needed, as most lines hold neither.
-  const std::size_t spacedAt = normAt == npos ? kGradNormSpaced.find(msg) : npos;
+  const std::size_t lossAt = literals.first(LineLiteral::Loss);
+  const std::size_t normAt = literals.first(LineLiteral::GradNorm);
+  const std::size_t spacedAt = literals.first(LineLiteral::GradNormSpaced);
   if (lossAt != npos || normAt != npos || spacedAt != npos) {
     NumericsState& n = s.numerics;
     bool metric = false;
     std::optional<MetricValue> g;
     if (normAt != npos || spacedAt != npos) {
       g = metricValue(msg, kGradNorm, normAt);
-      if (!g) g = metricValue(msg, kGradNormSpaced, normAt == npos ? spacedAt : kGradNormSpaced.find(msg));
+      if (!g) g = metricValue(msg, kGradNormSpaced, spacedAt);
       if (g) {
         metric = true;
         if (g->kind != ValueKind::Finite) record(s, FailureId::NanGradNorm, occurrenceOf(c, false));
@@ -192,9 +196,9 @@ void scanMetrics(State& s, const LineContext& c, std::string_view msg) {
     if (metric) ++n.metricLines;
   }
   // DeepSpeed progress: "step=10, skipped=6, lr=..."
-  const std::size_t skipped = kSkipped.find(msg);
+  const std::size_t skipped = literals.first(LineLiteral::Skipped);
   if (skipped != npos) {
-    std::size_t p = skipped + 8;
+    std::size_t p = skipped + lineLiteralText(LineLiteral::Skipped).size();
     const auto sk = text::parseIntAt(msg, p);
     const std::size_t step = msg.rfind("step=", skipped);
     if (sk && step != npos) {

@@ -3,6 +3,8 @@
 // matches and prefix captures equal fresh ones, on every line of the fixture logs.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -79,6 +81,37 @@ TEST_CASE("the prefilter finds each literal wherever it starts in the line") {
   CHECK_FALSE(prefilter.anyIn(filler));
   CHECK_FALSE(prefilter.anyIn("NCCL WAR"));
   CHECK_THROWS(dsls::logs::LiteralPrefilter({"abc"}));
+}
+
+TEST_CASE("a scan gives each group's first literal, as a search for every literal would") {
+  using dsls::logs::LiteralPrefilter;
+  // Overlapping and self-overlapping literals, in three groups; one group of two literals
+  // whose anchors lie at different depths.
+  const std::vector<LiteralPrefilter::Literal> literals = {
+      {"loss", 1}, {"grad_norm", 2}, {"norm_x", 2}, {"aaaa", 0}, {"NCCL WARN", 0}, {"out of memory", 0}};
+  const LiteralPrefilter scan(literals);
+  const std::vector<std::string> pieces = {"loss", "grad_norm", "norm_x", "aaaaa", "NCCL WARN", "out of memory",
+                                           "los", "grad_nor", "a", " ", "'", "x", "NCCL", "memory"};
+  std::uint32_t seed = 12345;
+  auto next = [&seed] { return seed = seed * 1664525u + 1013904223u; };
+  std::size_t found = 0;
+  for (int round = 0; round < 4000; ++round) {
+    std::string line;
+    for (std::uint32_t k = next() % 9; k-- > 0;) line += pieces[(next() >> 8) % pieces.size()];
+    LiteralPrefilter::Hits expected;
+    for (const auto& l : literals)
+      expected.first[l.group] = std::min(expected.first[l.group], std::string_view(line).find(l.text));
+    const LiteralPrefilter::Hits got = scan.scan(line);
+    bool any = false;
+    for (std::size_t g = 0; g < LiteralPrefilter::kMaxGroups; ++g) {
+      CHECK_MESSAGE(got.first[g] == expected.first[g], line, " group ", g);
+      any |= expected.has(g);
+      found += expected.has(g);
+    }
+    CHECK_MESSAGE(scan.anyIn(line) == any, line);
+  }
+  CHECK(found > 3000);
+  CHECK_THROWS(LiteralPrefilter(std::vector<LiteralPrefilter::Literal>{{"abcd", LiteralPrefilter::kMaxGroups}}));
 }
 
 TEST_CASE("the prefilter passes every fixture line that a fingerprint matches") {

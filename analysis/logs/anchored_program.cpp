@@ -418,4 +418,11 @@ std::optional<std::size_t> AnchoredProgram::deadAfter(std::string_view text) con
 
 bool AnchoredProgram::contains(const ByteSet& set, unsigned char b) { return has(set, b); }
 
+bool AnchoredProgram::treatsDigitsAlike() const {
+  for (const ByteSet& set : classes_)
+    for (unsigned char d = '1'; d <= '9'; ++d)
+      if (has(set, d) != has(set, '0')) return false;
+  return true;
+}
+
 }  // namespace dsls::logs

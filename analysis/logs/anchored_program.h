@@ -34,6 +34,9 @@ class AnchoredProgram {
   // a match can end within `text`, or one can go on past it).
   std::optional<std::size_t> deadAfter(std::string_view text) const;
   static bool contains(const ByteSet& set, unsigned char b);
+  // True when each byte class holds all ten digits or none: a digit put in place of another
+  // changes nothing the automaton does.
+  bool treatsDigitsAlike() const;
   int groups() const { return groups_; }
 
  private:

@@ -66,8 +66,9 @@ bool allowedIn(PrefixKind kind, PeelState state) {
 
 struct CompiledRow {
   std::unique_ptr<RE2> re;
-  // The pattern's automaton, for remembered tags (not for Logger rows: their headers hold
-  // timestamps, and rarely repeat).
+  // The pattern's automaton: which bytes could make a match longer. Remembered tags rest on
+  // it (not for Logger rows: their headers hold timestamps, and rarely repeat), and so do
+  // remembered parses through any row.
   std::optional<AnchoredProgram> program;
   // The same with \b taken to hold, for every row: where it dies, the row cannot match.
   std::optional<AnchoredProgram> loose;
@@ -80,6 +81,7 @@ struct CompiledRow {
   unsigned char nextLo = 0, nextHi = 255;  // the byte after `literal`
   std::optional<RareByteLiteral> needs;    // the row's declared literal
   bool logger = false;                     // a Logger row
+  bool digitsAlike = false;                // every test of the row treats all ten digits alike
   // The test on the first literal.size() + 1 bytes of `s` (the needed literal aside).
   bool startsHere(std::string_view s) const {
     if (s.size() <= literal.size() || !first[static_cast<unsigned char>(s[0])] ||
@@ -141,13 +143,26 @@ std::string withoutEscapes(std::string_view pattern) {
   return out;
 }
 
+bool hasDigit(std::string_view s) { return std::any_of(s.begin(), s.end(), text::isDigit); }
+
+// Whether a digit put in place of another can change any test of the row: its first bytes,
+// its leading literal and the byte range after it, its needed literal and its automaton
+// (the loose one decides where it dies; \b treats digits alike).
+bool treatsDigitsAlike(const CompiledRow& c, const PrefixFamily& f) {
+  for (unsigned char d = '1'; d <= '9'; ++d)
+    if (c.first[d] != c.first['0'] || (d >= c.nextLo && d <= c.nextHi) != ('0' >= c.nextLo && '0' <= c.nextHi))
+      return false;
+  return !hasDigit(c.literal) && !hasDigit(f.needs) && c.loose && c.loose->treatsDigitsAlike() &&
+         (!c.program || c.program->treatsDigitsAlike());
+}
+
 CompiledRow compileRow(const PrefixFamily& f) {
   CompiledRow c;
   c.re = std::make_unique<RE2>(std::string(f.pattern), prefixOptions());
   if (!c.re->ok()) throw std::logic_error("bad line prefix pattern " + std::string(f.name) + ": " + c.re->error());
   c.groups = c.re->NumberOfCapturingGroups();
   if (c.groups >= 16) throw std::logic_error("line prefix " + std::string(f.name) + ": too many groups");
-  if (f.kind != PrefixKind::Logger) c.program = AnchoredProgram::compile(f.pattern);
+  c.program = AnchoredProgram::compile(f.pattern);
   c.loose = AnchoredProgram::compileLoose(f.pattern);
   if (c.program && c.program->groups() != c.groups)
     throw std::logic_error("line prefix " + std::string(f.name) + ": its automaton counts its groups differently");
@@ -159,6 +174,7 @@ CompiledRow compileRow(const PrefixFamily& f) {
     throw std::logic_error("line prefix " + std::string(f.name) + ": its needed literal is not in its pattern");
   if (!f.needs.empty()) c.needs.emplace(f.needs);
   c.logger = f.kind == PrefixKind::Logger;
+  c.digitsAlike = treatsDigitsAlike(c, f);
   return c;
 }
 
@@ -167,6 +183,8 @@ struct PrefixMatcher {
   // Per peel state and first byte: the rows that may match there (bit i: row i), so a line
   // is tested against the few rows it can start, in table order.
   std::array<std::array<std::uint32_t, 256>, 3> candidates{};
+  // Every row treats all digits alike: remembered parses hold for lines that differ in digits.
+  bool digitsAlike = true;
 
   PrefixMatcher() {
     const auto& table = prefixFamilies();
@@ -174,6 +192,7 @@ struct PrefixMatcher {
     for (const PrefixFamily& f : table) {
       checkYields(f);
       rows.push_back(compileRow(f));
+      digitsAlike = digitsAlike && rows.back().digitsAlike;
     }
     for (PeelState state : {PeelState::Start, PeelState::Stacked, PeelState::AfterLogger})
       for (std::size_t row = 0; row < rows.size(); ++row)
@@ -238,32 +257,54 @@ std::string_view piece(const Pieces& p, int group) {
 
 // Takes what one matched row yields; a value from an earlier (outer) prefix is kept, but a
 // global rank replaces one taken from a local-rank prefix. False when the match is refused.
-bool apply(const Pieces& p, const std::array<int, kSlots>& g, const PrefixFamily& f, PrefixView& out) {
-  const std::string_view host = piece(p, g[kHost]);
+// What a matched row yields, by slot: views into the line.
+using SlotValues = std::array<std::string_view, kSlots>;
+
+SlotValues slotValues(const Pieces& p, const std::array<int, kSlots>& g) {
+  SlotValues v;
+  for (std::size_t slot = 0; slot < kSlots; ++slot) v[slot] = piece(p, g[slot]);
+  return v;
+}
+
+// The digits each number of a PrefixView was read from (views into the line).
+struct NumberSources {
+  std::string_view rank, localRank, cudaDevice, pid;
+};
+
+bool apply(const SlotValues& v, const PrefixFamily& f, PrefixView& out, NumberSources& from) {
+  const std::string_view host = v[kHost];
   if ((f.yields & kCheckHostName) && !plausibleHost(host)) return false;
-  if (const auto r = number(piece(p, g[kRank]))) {
+  if (const auto r = number(v[kRank])) {
     // A rank of -1 is printed before the process group exists: no rank.
     if (*r >= 0 && *r < (1 << 30) && out.rankSource != RankSource::Global) {
       out.rank = static_cast<int>(*r);
       out.rankSource = RankSource::Global;
       out.rankFamily = f.name;
+      from.rank = v[kRank];
     }
   }
-  if (const auto l = number(piece(p, g[kLocalRank])); l && *l < (1 << 30) && !out.localRank) {
+  if (const auto l = number(v[kLocalRank]); l && *l < (1 << 30) && !out.localRank) {
     out.localRank = static_cast<int>(*l);
+    from.localRank = v[kLocalRank];
     if (!out.rank) {
       out.rank = out.localRank;
       out.rankSource = RankSource::LocalPrefix;
       out.rankFamily = f.name;
+      from.rank = v[kLocalRank];
     }
   }
   if (out.host.empty()) out.host = host;
-  if (const auto d = number(piece(p, g[kDevice])); d && !out.cudaDevice && *d < (1 << 30))
+  if (const auto d = number(v[kDevice]); d && !out.cudaDevice && *d < (1 << 30)) {
     out.cudaDevice = static_cast<int>(*d);
-  if (const auto pid = number(piece(p, g[kPid])); pid && !out.pid) out.pid = *pid;
-  if (out.timestamp.empty()) out.timestamp = piece(p, g[kTs]);
-  if (out.level.empty()) out.level = levelWord(piece(p, g[kLevel]));
-  if (out.source.empty()) out.source = piece(p, g[kSource]);
+    from.cudaDevice = v[kDevice];
+  }
+  if (const auto pid = number(v[kPid]); pid && !out.pid) {
+    out.pid = *pid;
+    from.pid = v[kPid];
+  }
+  if (out.timestamp.empty()) out.timestamp = v[kTs];
+  if (out.level.empty()) out.level = levelWord(v[kLevel]);
+  if (out.source.empty()) out.source = v[kSource];
   return true;
 }
 
@@ -319,7 +360,7 @@ bool capture(const CompiledRow& c, std::size_t row, const re2::StringPiece& wind
 bool matchRow(const CompiledRow& c, std::size_t row, const re2::StringPiece& window, Pieces& p, PrefixMemo* memo,
               bool& byTag) {
   byTag = false;
-  if (memo && c.program) {
+  if (memo && c.program && !c.logger) {
     if (const PrefixMemo::Tag* t = memo->findTag(row, std::string_view(window.data(), window.size()))) {
       memo->tagFound(row);
       p[0] = re2::StringPiece(window.data(), t->text.size());
@@ -328,7 +369,7 @@ bool matchRow(const CompiledRow& c, std::size_t row, const re2::StringPiece& win
     }
   }
   if (!capture(c, row, window, p, memo)) return false;
-  if (memo && c.program) {
+  if (memo && c.program && !c.logger) {
     const std::string_view matched(p[0].data(), p[0].size());
     if (PrefixMemo::Tag* t = memo->tagToFill(row, matched)) {
       remember(*t, row, p[0], c.groups, p);
@@ -476,6 +517,7 @@ struct ChainProof {
   std::uint32_t tagRows = 0;
   std::array<PrefixMemo::NeedsCheck, PrefixMemo::kChainNeeds> needs{};
   std::size_t needCount = 0;
+  NumberSources numbers;
 
   void see(std::size_t end) { seen = std::max(seen, end); }
   void ruledOutByNeeds(std::size_t row, std::size_t offset) {
@@ -495,6 +537,13 @@ std::size_t deadStart(const CompiledRow& c, std::size_t row, std::string_view wi
   if (!dead || *dead == 0) return 0;
   memo.rememberDead(row, window.substr(0, *dead));
   return *dead;
+}
+
+// Whether RE2 gives the same match on any text that starts with the match and then `next`:
+// no match can be longer (see AnchoredProgram), and the shorter ones are the same.
+bool noLongerMatch(const CompiledRow& c, const re2::StringPiece& match, char next) {
+  return c.program && !AnchoredProgram::contains(c.program->continuations(std::string_view(match.data(), match.size())),
+                                                 static_cast<unsigned char>(next));
 }
 
 // The first row, in table order, whose cheap tests pass and whose pattern matches at the
@@ -528,10 +577,12 @@ std::size_t matchAt(const PrefixMatcher& m, PeelState state, std::string_view li
       else proof.provable = false;
       continue;
     }
-    const bool matched = apply(p, c.slotGroup, table[r], out);
-    if (!byTag || !matched || at + p[0].size() >= line.size()) proof.provable = false;
+    const bool matched = apply(slotValues(p, c.slotGroup), table[r], out, proof.numbers);
+    const std::size_t end = at + p[0].size();
+    if (!matched || end >= line.size() || !(byTag || (proof.provable && noLongerMatch(c, p[0], line[end]))))
+      proof.provable = false;
     if (!matched) continue;
-    proof.tagRows |= 1u << r;
+    if (byTag) proof.tagRows |= 1u << r;
     proof.see(at + p[0].size() + 1);  // the byte after the tag, which no longer match can take
     return r;
   }
@@ -570,6 +621,22 @@ PrefixView peelPrefixes(std::string_view line, PrefixMemo* memo, ChainProof& pro
   return out;
 }
 
+// A row ruled out by its needed literal is ruled out by the first bytes alone where its
+// automaton dies within them: then the literal need not be looked for again on each line.
+void settleNeeds(std::string_view line, ChainProof& proof) {
+  const PrefixMatcher& m = PrefixMatcher::shared();
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < proof.needCount; ++i) {
+    const PrefixMemo::NeedsCheck check = proof.needs[i];
+    const std::optional<AnchoredProgram>& loose = m.rows[check.row].loose;
+    const std::optional<std::size_t> dead =
+        loose ? loose->deadAfter(line.substr(check.offset, PrefixMemo::kChainBytes)) : std::nullopt;
+    if (dead && *dead > 0) proof.see(check.offset + *dead);
+    else proof.needs[kept++] = check;
+  }
+  proof.needCount = kept;
+}
+
 // `v` moved from one copy of the bytes to another; a view elsewhere (a level word, a family
 // name) stays.
 std::string_view moved(std::string_view v, std::string_view from, std::string_view to) {
@@ -587,29 +654,26 @@ void moveViews(PrefixView& v, std::string_view from, std::string_view to) {
   v.rankFamily = moved(v.rankFamily, from, to);
 }
 
-// A row ruled out by its needed literal is ruled out by the first bytes alone where its
-// automaton dies within them: then the literal need not be looked for again on each line.
-void settleNeeds(std::string_view line, ChainProof& proof) {
-  const PrefixMatcher& m = PrefixMatcher::shared();
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < proof.needCount; ++i) {
-    const PrefixMemo::NeedsCheck check = proof.needs[i];
-    const std::optional<AnchoredProgram>& loose = m.rows[check.row].loose;
-    const std::optional<std::size_t> dead =
-        loose ? loose->deadAfter(line.substr(check.offset, PrefixMemo::kChainBytes)) : std::nullopt;
-    if (dead && *dead > 0) proof.see(check.offset + *dead);
-    else proof.needs[kept++] = check;
-  }
-  proof.needCount = kept;
+// Where a number's digits lie in the line; nullopt for digits that a line with others in
+// their place might not read the same way (ten or more: range checks look at the value).
+std::optional<PrefixMemo::NumberSpans::Span> spanOf(std::string_view digits, std::string_view line) {
+  if (digits.data() == nullptr) return PrefixMemo::NumberSpans::Span{};
+  if (digits.size() > 9) return std::nullopt;
+  const auto at = static_cast<std::size_t>(digits.data() - line.data());
+  return PrefixMemo::NumberSpans::Span{static_cast<std::uint16_t>(at + 1), static_cast<std::uint16_t>(digits.size())};
 }
 
 void rememberChain(PrefixMemo& memo, std::string_view line, const PrefixView& out, const ChainProof& proof) {
-  PrefixMemo::Chain* chain = memo.chainToFill(line.substr(0, proof.seen));
+  const std::string_view key = line.substr(0, proof.seen);
+  const auto rank = spanOf(proof.numbers.rank, line), localRank = spanOf(proof.numbers.localRank, line);
+  const auto device = spanOf(proof.numbers.cudaDevice, line), pid = spanOf(proof.numbers.pid, line);
+  if (!rank || !localRank || !device || !pid) return;
+  PrefixMemo::Chain* chain = memo.chainToFill(key);
   if (!chain) return;
-  chain->key.assign(line.substr(0, proof.seen));
   chain->view = out;
   chain->view.message = {};
-  moveViews(chain->view, line.substr(0, proof.seen), chain->key);
+  moveViews(chain->view, key, chain->key);
+  chain->numbers = {*rank, *localRank, *device, *pid};
   chain->consumed = static_cast<std::size_t>(out.message.data() - line.data());
   chain->tagRows = proof.tagRows;
   chain->needs = proof.needs;
@@ -628,37 +692,104 @@ const PrefixMemo::Chain* provenChain(std::string_view line, PrefixMemo& memo) {
   return chain;
 }
 
+template <typename T>
+void readAgain(std::optional<T>& value, PrefixMemo::NumberSpans::Span span, std::string_view line) {
+  if (span.first == 0) return;
+  if (const auto n = number(line.substr(span.first - 1u, span.second))) value = static_cast<T>(*n);
+}
+
 // The chain's parse on `line` (returned in place: a copy of the view costs more than the
-// lookup).
+// lookup): its views moved onto the line, its numbers read from the line's digits.
 PrefixView recalled(const PrefixMemo::Chain& chain, std::string_view line, PrefixMemo& memo) {
   for (std::uint32_t rows = chain.tagRows; rows != 0; rows &= rows - 1)
     memo.tagFound(static_cast<std::size_t>(std::countr_zero(rows)));
   PrefixView v = chain.view;
   moveViews(v, chain.key, line);
+  readAgain(v.rank, chain.numbers.rank, line);
+  readAgain(v.localRank, chain.numbers.localRank, line);
+  readAgain(v.cudaDevice, chain.numbers.cudaDevice, line);
+  readAgain(v.pid, chain.numbers.pid, line);
   v.message = line.substr(chain.consumed);
   return v;
 }
 
 }  // namespace
 
+namespace {
+
+// The eight bytes with each digit as '0' (a byte at a time, in parallel).
+std::uint64_t foldDigits(std::uint64_t w) {
+  constexpr std::uint64_t k01 = 0x0101010101010101ull, k80 = 0x8080808080808080ull;
+  const std::uint64_t t = w ^ (0x30 * k01);                      // a digit is now 0..9
+  const std::uint64_t atLeast10 = ((t & ~k80) + 0x76 * k01) & k80;  // no carry leaves a byte
+  const std::uint64_t digit = ~(atLeast10 | t) & k80;
+  const std::uint64_t mask = (digit >> 7) * 0xFF;
+  return (w & ~mask) | (0x30 * k01 & mask);
+}
+
+std::uint64_t load8(const char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+
+char foldDigit(char c, bool fold) { return fold && text::isDigit(c) ? '0' : c; }
+
+// A chain's key: the line's first bytes, digits as '0' where every row treats them alike.
+bool digitsFolded() { return PrefixMatcher::shared().digitsAlike; }
+
+// Whether `line` starts with `key` (already folded), reading its digits as '0'.
+bool startsWithFolded(std::string_view line, std::string_view key, bool fold) {
+  if (!fold) return line.substr(0, key.size()) == key;
+  const std::size_t n = key.size();
+  if (line.size() < n) return false;
+  if (n < 8) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (foldDigit(line[i], true) != key[i]) return false;
+    return true;
+  }
+  for (std::size_t i = 0; i + 8 <= n; i += 8)
+    if (foldDigits(load8(line.data() + i)) != load8(key.data() + i)) return false;
+  return foldDigits(load8(line.data() + n - 8)) == load8(key.data() + n - 8);
+}
+
+}  // namespace
+
 const PrefixMemo::Chain* PrefixMemo::findChain(std::string_view line) {
-  for (const std::uint16_t length : chainLengths_) {
-    if (length == 0) break;
-    if (length > line.size()) continue;
-    const std::string_view key = line.substr(0, length);
-    const std::uint64_t h = chainHash(key);
+  const bool fold = digitsFolded();
+  for (auto length = chainLengths_.begin(); length != chainLengths_.end() && *length != 0; ++length) {
+    if (*length > line.size()) continue;
+    const std::uint64_t h = chainHash(line.substr(0, *length));
     for (const std::size_t i : chainSlots(h))
       // The small array of hashes first: a slot of another key is passed over unread.
-      if (chainHashes_[i] == h && chains_[i].key == key) {
+      if (chainHashes_[i] == h && startsWithFolded(line, chains_[i].key, fold)) {
         chains_[i].lastUse = ++clock_;
+        // The length found comes first next time: a log's lines mostly share a few.
+        std::rotate(chainLengths_.begin(), length, length + 1);
         return &chains_[i];
       }
   }
   return nullptr;
 }
 
-// Odd, so that no key's hash is the 0 of an empty slot; no row has the number kRows.
-std::uint64_t PrefixMemo::chainHash(std::string_view key) { return tagHash(kRows, key) | 1; }
+// Of the key with its digits folded. Its first and last eight bytes and its length pick the
+// slot, as for a tag; odd, so that no key's hash is the 0 of an empty slot.
+std::uint64_t PrefixMemo::chainHash(std::string_view key) {
+  const bool fold = digitsFolded();
+  std::uint64_t h = (key.size() + (kRows << 8)) * 0x9E3779B97F4A7C15ull;
+  if (key.size() >= 8) {
+    const std::uint64_t head = load8(key.data()), tail = load8(key.data() + key.size() - 8);
+    h ^= (fold ? foldDigits(head) : head) * 0xC2B2AE3D27D4EB4Full;
+    h ^= std::rotl((fold ? foldDigits(tail) : tail) * 0x165667B19E3779F9ull, 31);
+  } else {
+    for (const char c : key) h = (h ^ static_cast<unsigned char>(foldDigit(c, fold))) * 0x100000001B3ull;
+  }
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDull;
+  h ^= h >> 33;
+  h *= 0xC4CEB9FE1A85EC53ull;
+  return (h ^ (h >> 33)) | 1;
+}
 
 std::array<std::size_t, 2> PrefixMemo::chainSlots(std::uint64_t hash) {
   return {hash % kChainSlots, (hash >> 32) % kChainSlots};
@@ -674,8 +805,12 @@ PrefixMemo::Chain* PrefixMemo::chainToFill(std::string_view key) {
   const auto [a, b] = chainSlots(h);
   const std::size_t i = chainHashes_[a] == 0 || (chainHashes_[b] != 0 && chains_[a].lastUse <= chains_[b].lastUse) ? a : b;
   chainHashes_[i] = h;
-  chains_[i].lastUse = ++clock_;
-  return &chains_[i];
+  Chain& chain = chains_[i];
+  chain.lastUse = ++clock_;
+  const bool fold = digitsFolded();
+  chain.key.resize(key.size());
+  std::transform(key.begin(), key.end(), chain.key.begin(), [fold](char c) { return foldDigit(c, fold); });
+  return &chain;
 }
 
 PrefixView parsePrefixView(std::string_view line, PrefixMemo* memo) {

@@ -132,7 +132,11 @@ class PrefixMemo {
   // Whole parses of a line's prefix ("worker-3: [rank3]: " and the byte after it), each
   // kept with the bytes its outcome was proved to depend on: every row tried was ruled out
   // by those bytes (or by a needed literal, looked for again on each line), and every row
-  // that matched was a remembered tag. A line starting with those bytes parses the same.
+  // that matched was a remembered tag, or a match that no byte after it could have made
+  // longer. A line starting with those bytes parses the same. Where every row treats all
+  // digits alike (a class holds all ten or none), so does a line whose bytes differ from
+  // them in digits alone ("[2024-05-01 00:03:05,295] ", "[rank5]: "): the key holds its
+  // digits as '0', and the numbers (rank, device, pid) are read again from the line.
   struct NeedsCheck {
     std::uint8_t row = 0;
     std::uint16_t offset = 0;  // where the row was tried
@@ -141,9 +145,16 @@ class PrefixMemo {
   static constexpr std::size_t kChainBytes = 96;
   static constexpr std::size_t kChainLengths = 8;  // distinct key lengths looked up per line
   static constexpr std::size_t kChainNeeds = 8;
+  // Where the digits of each number the parse took lie in the line: offset plus one (0: the
+  // number is absent) and length.
+  struct NumberSpans {
+    using Span = std::pair<std::uint16_t, std::uint16_t>;
+    Span rank{}, localRank{}, cudaDevice{}, pid{};
+  };
   struct Chain {
-    std::string key;          // the bytes the parse depends on
-    PrefixView view;          // views into `key` or into the table
+    std::string key;           // the bytes the parse depends on (digits as '0' where alike)
+    PrefixView view;           // views at their offsets in the key; numbers read again
+    NumberSpans numbers;
     std::size_t consumed = 0;  // where the message starts
     std::uint32_t tagRows = 0;
     std::array<NeedsCheck, kChainNeeds> needs{};

@@ -198,6 +198,50 @@ TEST_CASE("prefixes parsed through remembered tags equal fresh ones on fixture l
   CHECK(variants > 10000);
 }
 
+TEST_CASE("prefixes parsed through remembered parses equal fresh ones on fixture lines with other digits") {
+  // Each fixture line, then the same line with its digits changed (a later timestamp, another
+  // rank, pid or device, a number of ten digits): the memo has seen the line itself, and its
+  // parses are keyed by the bytes with digits folded.
+  dsls::logs::PrefixMemo memo;
+  std::size_t variants = 0, withPrefix = 0;
+  std::uint32_t seed = 7;
+  for (const std::string& line : fixtureLines()) {
+    if (line.find_first_of("0123456789") == std::string::npos) continue;
+    for (int round = 0; round < 4; ++round) {
+      std::string variant;
+      for (const char c : line) {
+        if (c < '0' || c > '9') {
+          variant += c;
+          continue;
+        }
+        seed = seed * 1664525u + 1013904223u;
+        variant += static_cast<char>('0' + (seed >> 16) % 10);
+        if (round == 3 && (seed >> 8) % 4 == 0) variant += "123456789";  // a longer number
+      }
+      dsls::logs::parsePrefixView(line, &memo);
+      const std::string fresh = describe(dsls::logs::parsePrefixView(variant));
+      CHECK_MESSAGE(describe(dsls::logs::parsePrefixView(variant, &memo)) == fresh, variant);
+      ++variants;
+      withPrefix += dsls::logs::parsePrefixView(variant).familyMask != 0;
+    }
+  }
+  CHECK(variants > 2000);
+  CHECK(withPrefix > 1000);
+}
+
+TEST_CASE("a remembered parse read again from a line with other digits gives that line's numbers") {
+  dsls::logs::PrefixMemo memo;
+  const std::string first = "worker-1: [2024-05-01 00:03:02,274] [INFO] [logging.py:96:log_dist] [Rank 3] step=54";
+  const std::string later = "worker-2: [2024-05-01 00:03:05,295] [INFO] [logging.py:96:log_dist] [Rank 5] step=55";
+  for (int again = 0; again < 3; ++again) dsls::logs::parsePrefixView(first, &memo);
+  const dsls::logs::PrefixView v = dsls::logs::parsePrefixView(later, &memo);
+  CHECK(v.host == "worker-2");
+  CHECK(v.timestamp == "2024-05-01 00:03:05,295");
+  CHECK(v.rank == 5);
+  CHECK(v.message == "step=55");
+  CHECK(describe(v) == describe(dsls::logs::parsePrefixView(later)));
+}
+
 TEST_CASE("a remembered prefix parse stands for a line only while the literals that ruled rows out stay absent") {
   // Each pair starts with the same bytes; the first line of each teaches the memo a whole
   // parse, the second holds a row's needed literal ("pid=") further on, where the row then
@@ -211,6 +255,10 @@ TEST_CASE("a remembered prefix parse stands for a line only while the literals t
       {"worker-1: [rank3]: loss 1.0", "worker-1: [rank3]: loss 1.0"},
       // Metaflow's task prefix, whose attempt id "[...] " the byte after it could begin.
       {"[run/train/3 (pid 42)] [-aaaaz and more", "[run/train/3 (pid 42)] [-aaaaaaaa] x"},
+      // A logger's header, matched by RE2, that the byte after it ('[') could make longer: with
+      // a source there, at another time too.
+      {"[2024-05-01 10:00:00,000] [INFO] [engine.py has no closing bracket", "[2024-05-01 10:00:00,000] [INFO] [engine.py:1:step] y"},
+      {"[2024-05-01 10:00:00,000] [INFO] [engine.py has no closing bracket", "[2024-05-01 10:09:59,999] [INFO] [engine.py:1:step] y"},
   };
   dsls::logs::PrefixMemo memo;
   for (int round = 0; round < 3; ++round)

@@ -12,6 +12,7 @@
 
 #include "analysis/logs/failure_catalog.h"
 #include "analysis/logs/fingerprints.h"
+#include "analysis/logs/line_literals.h"
 #include "analysis/logs/line_prefix.h"
 #include "analysis/logs/log_analyzer.h"
 #include "analysis/logs/log_report.h"
@@ -229,6 +230,7 @@ struct LogAnalyzer::State {
   std::vector<FpMatch> matches;
   MatchMemo matchMemo{matcher};
   PrefixMemo prefixMemo;
+  LineLiteralMemo literalMemo;
   WrapCandidate wrap;
   RichExceptionCandidate richException;
 

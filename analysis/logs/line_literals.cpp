@@ -1,10 +1,12 @@
 #include "analysis/logs/line_literals.h"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <utility>
 
 #include "analysis/logs/fingerprints.h"
+#include "analysis/logs/text_util.h"
 
 namespace dsls::logs {
 namespace {
@@ -24,6 +26,11 @@ LiteralPrefilter makeScan() {
   return LiteralPrefilter(std::move(literals));
 }
 
+const LiteralPrefilter& lineScan() {
+  static const LiteralPrefilter scan = makeScan();
+  return scan;
+}
+
 }  // namespace
 
 std::string_view lineLiteralText(LineLiteral name) {
@@ -32,9 +39,30 @@ std::string_view lineLiteralText(LineLiteral name) {
   throw std::logic_error("lineLiteralText: no text for this literal");
 }
 
-LineLiteralHits scanLineLiterals(std::string_view message) {
-  static const LiteralPrefilter scan = makeScan();
-  return LineLiteralHits(scan.scan(message));
+LineLiteralHits scanLineLiterals(std::string_view message) { return LineLiteralHits(lineScan().scan(message)); }
+
+bool lineLiteralsHoldNoDigit() {
+  static const bool none = std::none_of(lineScan().literals().begin(), lineScan().literals().end(),
+                                        [](const LiteralPrefilter::Literal& l) {
+                                          return std::any_of(l.text.begin(), l.text.end(), text::isDigit);
+                                        });
+  return none;
+}
+
+LineLiteralHits LineLiteralMemo::scan(std::string_view message) {
+  if (message.size() > kMaxBytes || !lineLiteralsHoldNoDigit()) return scanLineLiterals(message);
+  Entry* oldest = &entries_[0];
+  for (Entry& e : entries_) {
+    if (e.lastUse != 0 && e.folded.size() == message.size() && text::startsWithFolded(message, e.folded)) {
+      e.lastUse = ++clock_;
+      return LineLiteralHits(e.hits);
+    }
+    if (e.lastUse < oldest->lastUse) oldest = &e;
+  }
+  oldest->hits = lineScan().scan(message);
+  text::assignFolded(oldest->folded, message);
+  oldest->lastUse = ++clock_;
+  return LineLiteralHits(oldest->hits);
 }
 
 }  // namespace dsls::logs

@@ -2,7 +2,9 @@
 // fingerprint's (the regexes run only on a message that holds one) and each metric name.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "analysis/logs/literal_prefilter.h"
@@ -32,5 +34,30 @@ class LineLiteralHits {
 };
 
 LineLiteralHits scanLineLiterals(std::string_view message);
+
+// The scans of the last few messages, each kept with the message's bytes, digits folded: no
+// literal holds a digit, so a message that differs from a remembered one in its digits alone
+// (the next step's metrics) holds the same literals at the same places. Compared without a
+// hash (a log's lines come in runs of a few shapes; other shapes differ in their first
+// bytes); the least recently used is replaced. One per analysis, not shared between threads.
+class LineLiteralMemo {
+ public:
+  LineLiteralHits scan(std::string_view message);
+
+  static constexpr std::size_t kEntries = 4;
+  static constexpr std::size_t kMaxBytes = 256;
+
+ private:
+  struct Entry {
+    std::string folded;
+    LiteralPrefilter::Hits hits;
+    std::uint32_t lastUse = 0;  // 0: empty
+  };
+  std::array<Entry, kEntries> entries_{};
+  std::uint32_t clock_ = 0;
+};
+
+// True when no literal holds a digit, as LineLiteralMemo needs (checked by a test).
+bool lineLiteralsHoldNoDigit();
 
 }  // namespace dsls::logs

@@ -717,46 +717,29 @@ PrefixView recalled(const PrefixMemo::Chain& chain, std::string_view line, Prefi
 
 namespace {
 
-// The eight bytes with each digit as '0' (a byte at a time, in parallel).
-std::uint64_t foldDigits(std::uint64_t w) {
-  constexpr std::uint64_t k01 = 0x0101010101010101ull, k80 = 0x8080808080808080ull;
-  const std::uint64_t t = w ^ (0x30 * k01);                      // a digit is now 0..9
-  const std::uint64_t atLeast10 = ((t & ~k80) + 0x76 * k01) & k80;  // no carry leaves a byte
-  const std::uint64_t digit = ~(atLeast10 | t) & k80;
-  const std::uint64_t mask = (digit >> 7) * 0xFF;
-  return (w & ~mask) | (0x30 * k01 & mask);
-}
-
 std::uint64_t load8(const char* p) {
   std::uint64_t w;
   std::memcpy(&w, p, 8);
   return w;
 }
 
-char foldDigit(char c, bool fold) { return fold && text::isDigit(c) ? '0' : c; }
-
 // A chain's key: the line's first bytes, digits as '0' where every row treats them alike.
 bool digitsFolded() { return PrefixMatcher::shared().digitsAlike; }
 
-// Whether `line` starts with `key` (already folded), reading its digits as '0'.
+char foldDigit(char c, bool fold) { return fold ? text::foldDigit(c) : c; }
+
 bool startsWithFolded(std::string_view line, std::string_view key, bool fold) {
-  if (!fold) return line.substr(0, key.size()) == key;
-  const std::size_t n = key.size();
-  if (line.size() < n) return false;
-  if (n < 8) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (foldDigit(line[i], true) != key[i]) return false;
-    return true;
-  }
-  for (std::size_t i = 0; i + 8 <= n; i += 8)
-    if (foldDigits(load8(line.data() + i)) != load8(key.data() + i)) return false;
-  return foldDigits(load8(line.data() + n - 8)) == load8(key.data() + n - 8);
+  return fold ? text::startsWithFolded(line, key) : line.substr(0, key.size()) == key;
 }
 
 }  // namespace
 
 const PrefixMemo::Chain* PrefixMemo::findChain(std::string_view line) {
   const bool fold = digitsFolded();
+  if (lastChain_ < kChainSlots && chainHashes_[lastChain_] != 0 && startsWithFolded(line, chains_[lastChain_].key, fold)) {
+    chains_[lastChain_].lastUse = ++clock_;
+    return &chains_[lastChain_];
+  }
   for (auto length = chainLengths_.begin(); length != chainLengths_.end() && *length != 0; ++length) {
     if (*length > line.size()) continue;
     const std::uint64_t h = chainHash(line.substr(0, *length));
@@ -766,6 +749,7 @@ const PrefixMemo::Chain* PrefixMemo::findChain(std::string_view line) {
         chains_[i].lastUse = ++clock_;
         // The length found comes first next time: a log's lines mostly share a few.
         std::rotate(chainLengths_.begin(), length, length + 1);
+        lastChain_ = i;
         return &chains_[i];
       }
   }
@@ -779,8 +763,8 @@ std::uint64_t PrefixMemo::chainHash(std::string_view key) {
   std::uint64_t h = (key.size() + (kRows << 8)) * 0x9E3779B97F4A7C15ull;
   if (key.size() >= 8) {
     const std::uint64_t head = load8(key.data()), tail = load8(key.data() + key.size() - 8);
-    h ^= (fold ? foldDigits(head) : head) * 0xC2B2AE3D27D4EB4Full;
-    h ^= std::rotl((fold ? foldDigits(tail) : tail) * 0x165667B19E3779F9ull, 31);
+    h ^= (fold ? text::foldDigits(head) : head) * 0xC2B2AE3D27D4EB4Full;
+    h ^= std::rotl((fold ? text::foldDigits(tail) : tail) * 0x165667B19E3779F9ull, 31);
   } else {
     for (const char c : key) h = (h ^ static_cast<unsigned char>(foldDigit(c, fold))) * 0x100000001B3ull;
   }
@@ -807,9 +791,8 @@ PrefixMemo::Chain* PrefixMemo::chainToFill(std::string_view key) {
   chainHashes_[i] = h;
   Chain& chain = chains_[i];
   chain.lastUse = ++clock_;
-  const bool fold = digitsFolded();
-  chain.key.resize(key.size());
-  std::transform(key.begin(), key.end(), chain.key.begin(), [fold](char c) { return foldDigit(c, fold); });
+  if (digitsFolded()) text::assignFolded(chain.key, key);
+  else chain.key.assign(key);
   return &chain;
 }
 

@@ -185,6 +185,8 @@ class PrefixMemo {
   // The hash of each slot's key (0: empty), apart from the chains: a lookup reads two words
   // of this small array before any chain.
   std::array<std::uint64_t, kChainSlots> chainHashes_{};
+  // The chain found last, tried before any hash: a log's lines come in runs of one shape.
+  std::size_t lastChain_ = kChainSlots;
   std::uint32_t clock_ = 0;
 };
 

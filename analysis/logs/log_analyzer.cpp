@@ -521,7 +521,7 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   }
 
   bool failureMatched = false;
-  const LineLiteralHits literals = scanLineLiterals(message);
+  const LineLiteralHits literals = s.literalMemo.scan(message);
   s.matches.clear();
   if (literals.has(LineLiteral::Fingerprint) && s.matchMemo.matchHoldingLiteral(message, s.matches))
     for (const FpMatch& m : s.matches) failureMatched |= handleFingerprint(s, c, m, s.matches);

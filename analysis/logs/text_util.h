@@ -33,6 +33,14 @@ std::string sanitize(std::string_view in, std::size_t maxBytes);
 // either `line` itself or a view of `scratch`.
 std::string_view stripAnsi(std::string_view line, std::string& scratch);
 
+// Digits folded to '0': for memos whose outcome holds for any text that differs from the one
+// remembered in its digits alone. Eight bytes at a time, in parallel.
+std::uint64_t foldDigits(std::uint64_t bytes);
+constexpr char foldDigit(char c) { return isDigit(c) ? '0' : c; }
+void assignFolded(std::string& out, std::string_view s);
+// Whether `s` starts with `folded` (a text with its digits as '0') once its own digits are.
+bool startsWithFolded(std::string_view s, std::string_view folded);
+
 // Escapes &, <, >, " for XML/HTML text and attributes.
 std::string xmlEscape(std::string_view s);
 

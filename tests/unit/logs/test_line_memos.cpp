@@ -13,6 +13,7 @@
 
 #include "analysis/logs/anchored_program.h"
 #include "analysis/logs/fingerprints.h"
+#include "analysis/logs/line_literals.h"
 #include "analysis/logs/line_prefix.h"
 #include "analysis/logs/literal_prefilter.h"
 
@@ -335,4 +336,37 @@ TEST_CASE("a prefix pattern's automaton knows which bytes continue a match") {
   CHECK_FALSE(AnchoredProgram::compile(R"((?i)x)"));
   CHECK_FALSE(AnchoredProgram::compile(R"([[:alpha:]])"));
   CHECK_FALSE(AnchoredProgram::compile(R"((a*)*)"));
+}
+
+TEST_CASE("no line literal holds a digit, so a scan holds for lines that differ in digits") {
+  // The literal memo relies on it; a literal with a digit turns the memo off.
+  CHECK(dsls::logs::lineLiteralsHoldNoDigit());
+  for (const std::string& literal : FingerprintMatcher::shared().literals())
+    CHECK_MESSAGE(literal.find_first_of("0123456789") == std::string::npos, literal);
+}
+
+TEST_CASE("a remembered literal scan equals a fresh one on fixture lines and the same with other digits") {
+  dsls::logs::LineLiteralMemo memo;
+  std::uint32_t seed = 11;
+  std::size_t lines = 0, withLiteral = 0;
+  for (const std::string& line : fixtureLines())
+    for (int round = 0; round < 3; ++round) {
+      std::string variant = line;
+      for (char& c : variant)
+        if (round > 0 && c >= '0' && c <= '9') {
+          seed = seed * 1664525u + 1013904223u;
+          c = static_cast<char>('0' + (seed >> 16) % 10);
+        }
+      if (round == 2 && !variant.empty()) variant.back() = variant.back() == 'x' ? 'y' : 'x';  // same shape but one byte
+      const dsls::logs::LineLiteralHits fresh = dsls::logs::scanLineLiterals(variant);
+      const dsls::logs::LineLiteralHits remembered = memo.scan(variant);
+      for (const auto name : {dsls::logs::LineLiteral::Fingerprint, dsls::logs::LineLiteral::Loss,
+                              dsls::logs::LineLiteral::GradNorm, dsls::logs::LineLiteral::GradNormSpaced,
+                              dsls::logs::LineLiteral::Skipped})
+        CHECK_MESSAGE(remembered.first(name) == fresh.first(name), variant);
+      ++lines;
+      withLiteral += fresh.has(dsls::logs::LineLiteral::Fingerprint) || fresh.has(dsls::logs::LineLiteral::Loss);
+    }
+  CHECK(lines > 3000);
+  CHECK(withLiteral > 300);
 }

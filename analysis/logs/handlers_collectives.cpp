@@ -138,11 +138,13 @@ bool onNcclUniqueIdStore(const Hit& hit) {
   occ.rankSource = RankSource::None;
   occ.rankFamily = {};
   Accumulator* a = record(hit.s, FailureId::NcclError, occ);
-  if (a && a->total == 1)
-    addDetail(a, fmt::format("Rank {} could not get the NCCL unique id from rank {}'s c10d store ({}): rank {} may "
-                             "have failed before it, or the network between their nodes is broken. Look at rank "
-                             "{}'s own output first.",
-                             rank, root, text::sanitize(text::trim(hit.group("error")), 160), root, root));
+  if (!a || a->total != 1) return true;
+  std::string_view error = text::trim(hit.group("error"));
+  if (const std::size_t stop = error.find(". "); stop != std::string_view::npos) error = error.substr(0, stop);
+  addDetail(a, fmt::format("Rank {} could not get the NCCL unique id from rank {}'s c10d store ({}): rank {} may have "
+                           "failed before it, or the network between their nodes is broken; rank {} only reports it. "
+                           "Look at rank {}'s own output first.",
+                           rank, root, text::sanitize(error, 160), root, rank, root));
   return true;
 }
 

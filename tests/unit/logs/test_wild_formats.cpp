@@ -202,7 +202,8 @@ TEST_CASE("LlamaFactory#2470: rank 14 cannot read the NCCL unique id from rank 0
   CHECK_FALSE(nccl->initiatingRank);
   CHECK(nccl->collateralRanks == std::vector<int>{14});
   CHECK(nccl->mechanism.find("Rank 14 could not get the NCCL unique id from rank 0's c10d store (Connection reset "
-                             "by peer.") != std::string::npos);
+                             "by peer): ") != std::string::npos);
+  CHECK(nccl->mechanism.find("rank 14 only reports it") != std::string::npos);
   CHECK(nccl->mechanism.find("Look at rank 0's own output first.") != std::string::npos);
   // torch 1.x spells it "retreiving"; a timeout on the key is the same failure.
   const LogReport old = analyzeText(
@@ -218,4 +219,47 @@ TEST_CASE("Near miss: the same set-up sentence without the store's error is no N
       "[I ProcessGroupNCCL.cpp:1087] [14] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via "
       "c10d key-value store by key '0'\n");
   CHECK(findingById(r, "nccl-error") == nullptr);
+}
+
+// --- glued tracebacks ---------------------------------------------------------------------
+
+TEST_CASE("A frame glued after another process's code line counts as a frame (DeepSpeed#4194's shape)") {
+  const LogReport r = analyzeText(
+      "Traceback (most recent call last):\n"
+      "  File \"train.py\", line 10, in <module>\n"
+      "    ret_val = func(*args, **kwargs)  File \"/x/deepspeed/runtime/zero/partitioned_param_coordinator.py\", "
+      "line 446, in __all_gather_params_\n"
+      "    handle = partitioned_params[0].all_gather_coalesced(partitioned_params)\n"
+      "RuntimeError: bad gather\n");
+  const LogFinding* f = findingById(r, "python-exception");
+  REQUIRE(f);
+  CHECK(f->mechanism.find("Innermost frames: <module> (train.py:10) → __all_gather_params_ "
+                          "(partitioned_param_coordinator.py:446).") != std::string::npos);
+  // The real paste (no exception line in it) stays a traceback without its exception, no error.
+  const LogReport real = analyzeReal("ds4194-glued-zero3-allgather-frames-nearmiss.log");
+  INFO(findingIds(real));
+  CHECK_FALSE(hasErrorFinding(real));
+  CHECK(findingById(real, "incomplete-traceback"));
+}
+
+TEST_CASE("Near miss: code quoting a frame, or an exception line glued to a frame, is no glued frame") {
+  const LogReport quoted = analyzeText(
+      "Traceback (most recent call last):\n"
+      "  File \"train.py\", line 10, in <module>\n"
+      "    print('  File \"x.py\", line 1, in y')\n"
+      "RuntimeError: bad\n");
+  const LogFinding* f = findingById(quoted, "python-exception");
+  REQUIRE(f);
+  CHECK(f->mechanism.find("Innermost frames: <module> (train.py:10).") != std::string::npos);
+  // Just after an exception line, an exception line with a frame glued to it stays an exception
+  // line (here the same one printed again): it starts no traceback left without its end.
+  const LogReport glued = analyzeText(
+      "Traceback (most recent call last):\n"
+      "  File \"train.py\", line 10, in <module>\n"
+      "    main()\n"
+      "ValueError: bad value\n"
+      "ValueError: bad value  File \"train.py\", line 12, in main\n");
+  INFO(findingIds(glued));
+  CHECK(findingById(glued, "python-exception"));
+  CHECK(findingById(glued, "incomplete-traceback") == nullptr);
 }

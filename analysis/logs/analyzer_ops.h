@@ -94,6 +94,9 @@ void handleGenericException(State& s, const LineContext& c, const tb::ExceptionL
 void stepTorchrunSummary(State& s, const LineContext& c, std::string_view message);
 bool startsTorchrunEntry(std::string_view message);
 void finishTorchrunEntry(State& s);
+// A worker's exit by a fault of its own process (-11 SIGSEGV, -7 SIGBUS, -4 SIGILL, -8 SIGFPE):
+// the signal's name, or empty. Unlike -6, -9 and -15, no other process sends these.
+std::string_view crashSignalName(long long exitCode);
 void recordExit(State& s, const LineContext& c, ExitObservation exit);
 
 LogReport diagnose(State& s);

@@ -161,6 +161,8 @@ struct TorchrunEntry {
 struct RunFacts {
   std::optional<std::string> deepspeedVersion, torchVersion, ncclVersion;
   std::optional<int> worldSize;
+  // fairscale's model-parallel, data-parallel and pipeline sizes, as its setup prints them.
+  std::optional<int> fairscaleModel, fairscaleData, fairscalePipeline;
   std::map<std::string, std::string> resolvedConfig;
   std::map<std::string, std::vector<int>> hostRanks;  // from global_rank_mapping
   bool pipelineDisabledOverlap = false;
@@ -260,6 +262,8 @@ struct LogAnalyzer::State {
 
   std::unordered_map<long long, int> pidToLocalRank;
   std::size_t launcherKills = 0;  // DeepSpeed launcher "Killing subprocess" lines: one per worker it started
+  std::optional<Evidence> firstLauncherKill;  // the first of those lines, and its stream
+  std::size_t firstLauncherKillStream = 0;
   // "host|pid" of NCCL debug lines -> (rank, nranks) from their Init lines; the communicator
   // with the most ranks (the world) wins over sub-groups.
   std::unordered_map<std::string, std::pair<int, int>> ncclProcessRank;

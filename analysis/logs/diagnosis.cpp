@@ -133,7 +133,26 @@ void markDesyncSuspect(LogReport& r, const RootChoice& root, const WatchdogAnaly
 
 }  // namespace
 
+// The DeepSpeed launcher kills its workers when one of them exits; with the exit line (its
+// "exits with return code") cut from the log and no failure found, the kills are all the log
+// shows of that exit.
+void recordLauncherKillsWithoutExit(State& s) {
+  if (!s.firstLauncherKill) return;
+  for (const ExitObservation& e : s.exits)
+    if (e.source == ExitSource::Launcher) return;
+  for (const Accumulator& a : s.accumulators)
+    if (a.failure != FailureId::IncompleteTraceback) return;
+  Occurrence occ;
+  occ.evidence = *s.firstLauncherKill;
+  occ.stream = s.firstLauncherKillStream;
+  addDetail(record(s, FailureId::WorkerExit, occ),
+            fmt::format("The DeepSpeed launcher killed {} subprocess{}, which it does when one of its workers has "
+                        "exited; the line with that worker's exit code is not in this log.",
+                        s.launcherKills, s.launcherKills == 1 ? "" : "es"));
+}
+
 LogReport diagnose(State& s) {
+  recordLauncherKillsWithoutExit(s);
   LogReport r = reportFacts(s);
   demoteNanNormsOnSkippedSteps(s);
   const WatchdogAnalysis w = analyzeWatchdog(s, r.ranksSeen);

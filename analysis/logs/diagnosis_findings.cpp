@@ -272,12 +272,14 @@ LogFinding torchrunSummaryFinding(const State& s) {
     else if (*e.exitCode == -9) meaning = "SIGKILL, usually the host OOM killer";
     else if (*e.exitCode == -15) meaning = "SIGTERM, stopped by the launcher";
     else if (*e.exitCode == 1) meaning = "an uncaught Python exception";
+    else if (const std::string_view crash = crashSignalName(*e.exitCode); !crash.empty())
+      meaning = std::string(crash) + ", a crash of the process itself";
     details.push_back(fmt::format("The summary lists {} first with exit code {}{}.", rank, *e.exitCode,
                                   meaning.empty() ? "" : " (" + meaning + ")"));
   }
   f.rankReason = torchrunRootCauseRank(s)
-                     ? "torchrun's root-cause entry (exit code 1, no other failures) gives the initiating rank: see "
-                       "the worker-exit finding."
+                     ? "torchrun's root-cause entry (exit code 1 or a crash signal, no other failures) gives the "
+                       "initiating rank: see the worker-exit finding."
                      : "torchrun's root-cause entry is the first exit it observed; the analysis does not take the "
                        "rank from it.";
   for (const auto& d : details) appendNote(f, d);

@@ -21,9 +21,10 @@ bool multiNode(const State& s) {
 
 namespace {
 
-// The summary's one root-cause entry when it is an uncaught exception (exit code 1) of a known
-// rank and no other failure is listed. Signals (-6, -9, -15) are often sent by the watchdog or
-// the agent after another rank failed: no rank from those.
+// The summary's one root-cause entry when it is an uncaught exception (exit code 1) or a crash
+// of the process itself (SIGSEGV, SIGBUS, SIGILL, SIGFPE) of a known rank and no other failure is
+// listed. Signals -6, -9 and -15 are often sent by the watchdog or the agent after another rank
+// failed: no rank from those.
 const TorchrunEntry* exceptionRootCause(const State& s) {
   if (!s.torchrunNoOtherFailures) return nullptr;
   const TorchrunEntry* root = nullptr;
@@ -32,7 +33,8 @@ const TorchrunEntry* exceptionRootCause(const State& s) {
     if (root) return nullptr;  // more than one root-cause entry
     root = &e;
   }
-  if (!root || !root->rank || !root->exitCode || *root->exitCode != 1) return nullptr;
+  if (!root || !root->rank || !root->exitCode) return nullptr;
+  if (*root->exitCode != 1 && crashSignalName(*root->exitCode).empty()) return nullptr;
   return root;
 }
 
@@ -44,10 +46,12 @@ std::optional<RootRank> torchrunRootCauseRank(const State& s) {
   RootRank out;
   out.rank = root->rank;
   out.scope = RankScope::One;
-  out.reason = fmt::format("torchrun's failure summary names rank {} as the root cause with exit code 1 (an "
-                           "uncaught exception in that process) and lists no other failures (rank evidence: torchrun "
-                           "root cause).",
-                           *root->rank);
+  const long long code = *root->exitCode;
+  const std::string meaning = code == 1 ? std::string("an uncaught exception in that process")
+                                        : fmt::format("{}, a crash of that process itself", crashSignalName(code));
+  out.reason = fmt::format("torchrun's failure summary names rank {} as the root cause with exit code {} ({}) and "
+                           "lists no other failures (rank evidence: torchrun root cause).",
+                           *root->rank, code, meaning);
   return out;
 }
 
@@ -105,7 +109,7 @@ RootRank agentExitRank(const State& s, const ExitObservation& exit) {
 std::vector<int> summaryOwnExitRanks(const State& s) {
   RankSet ranks;
   for (const auto& e : s.torchrunEntries)
-    if (e.exitCode && *e.exitCode > 0 && e.rank) ranks.add(*e.rank);
+    if (e.exitCode && (*e.exitCode > 0 || !crashSignalName(*e.exitCode).empty()) && e.rank) ranks.add(*e.rank);
   return ranks.ranks;
 }
 

@@ -67,7 +67,7 @@ bool unorderedAcrossRanks(const Accumulator& root);
 // own (not 0, nor the -6/-15 the watchdog or the agent send after another failure).
 const ExitObservation* firstAgentExit(const State& s);
 RootRank agentExitRank(const State& s, const ExitObservation& exit);
-// torchrun's summary lists workers with exit codes of their own (> 0): their ranks.
+// torchrun's summary lists workers with exit codes of their own (> 0, or a crash signal): their ranks.
 std::vector<int> summaryOwnExitRanks(const State& s);
 RootRank summaryExitRank(const State& s);
 // " (rank evidence: torch-rank)" for the family that gave the first rank.

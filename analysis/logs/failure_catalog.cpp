@@ -328,6 +328,17 @@ const Entry kEntries[] = {
        "ZeRO refuses optimizers it was not tested with unless the config allows them.",
        "Set zero_allow_untested_optimizer to true, or configure the optimizer in the DeepSpeed config.",
        "Rerun after the change.", "zero_allow_untested_optimizer,optimizer.type", ""},
+      {FailureId::ZeroOffloadClientOptimizer, "Client optimizer refused with ZeRO-Offload", Severity::Error,
+       Tier::Primary, true,
+       "With the optimizer offloaded to the CPU, DeepSpeed expects its own CPU optimizer "
+       "(DeepSpeedCPUAdam); an optimizer object passed in by the script (torch.optim.AdamW, from a "
+       "trainer such as Lightning or the HF Trainer) would step on the CPU slowly, so DeepSpeed raises "
+       "ZeRORuntimeException while it builds the engine, on every rank.",
+       "Configure the optimizer in the DeepSpeed config (optimizer.type) so that DeepSpeed builds its CPU "
+       "optimizer, or pass a DeepSpeedCPUAdam; set zero_force_ds_cpu_optimizer to false only to accept the "
+       "slower client optimizer.",
+       "Rerun: the engine starts, and DeepSpeed's log names DeepSpeedCPUAdam as the basic optimizer.",
+       "optimizer.type,zero_optimization.offload_optimizer.device,zero_force_ds_cpu_optimizer", ""},
       {FailureId::AmpWithZero, "Apex AMP used with ZeRO", Severity::Error, Tier::Primary, true,
        "The amp section cannot be combined with ZeRO.", "Use the fp16 or bf16 section instead of amp.",
        "Run `dsls check` on the config.", "amp.enabled", ""},

@@ -128,6 +128,26 @@ bool onNcclError(const Hit& hit) {
   return true;
 }
 
+// The rank that reports it is waiting on the root rank: it names no initiating rank.
+bool onNcclUniqueIdStore(const Hit& hit) {
+  const long long rank = toInt(hit.group("rank"), -1);
+  const long long root = toInt(hit.group("root"), -1);
+  if (rank >= 0 && rank < (1 << 24)) hit.s.collateralRanks.add(static_cast<int>(rank));
+  Occurrence occ = occurrenceOf(hit.c);
+  occ.rank.reset();
+  occ.rankSource = RankSource::None;
+  occ.rankFamily = {};
+  Accumulator* a = record(hit.s, FailureId::NcclError, occ);
+  if (!a || a->total != 1) return true;
+  std::string_view error = text::trim(hit.group("error"));
+  if (const std::size_t stop = error.find(". "); stop != std::string_view::npos) error = error.substr(0, stop);
+  addDetail(a, fmt::format("Rank {} could not get the NCCL unique id from rank {}'s c10d store ({}): rank {} may have "
+                           "failed before it, or the network between their nodes is broken; rank {} only reports it. "
+                           "Look at rank {}'s own output first.",
+                           rank, root, text::sanitize(error, 160), root, rank, root));
+  return true;
+}
+
 bool onPortInUse(const Hit& hit) {
   recordHere(hit, FailureId::PortInUse);
   return true;

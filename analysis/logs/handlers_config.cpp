@@ -49,6 +49,7 @@ bool onMaxGradNormOpt(const Hit& hit) {
 }
 
 bool onUntestedOptimizer(const Hit& hit) { return recordOnly(hit, FailureId::UntestedZeroOptimizer); }
+bool onOffloadClientOptimizer(const Hit& hit) { return recordOnly(hit, FailureId::ZeroOffloadClientOptimizer); }
 bool onAmpZero(const Hit& hit) { return recordOnly(hit, FailureId::AmpWithZero); }
 
 bool onDuplicateKeys(const Hit& hit) {

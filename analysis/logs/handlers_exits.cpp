@@ -122,6 +122,10 @@ bool onSignalReceived(const Hit& hit) {
 bool onLauncherKilling(const Hit& hit) {
   const long long pid = toInt(hit.group("pid"), -1);
   ++hit.s.launcherKills;
+  if (!hit.s.firstLauncherKill) {
+    hit.s.firstLauncherKill = makeEvidence(hit.c);
+    hit.s.firstLauncherKillStream = hit.c.stream;
+  }
   std::string label = "launcher killed pid " + std::to_string(pid);
   if (auto it = hit.s.pidToLocalRank.find(pid); it != hit.s.pidToLocalRank.end())
     label += " (local rank " + std::to_string(it->second) + ")";

@@ -130,6 +130,19 @@ bool onWorldSize(const Hit& hit) {
   return false;
 }
 
+bool onFairscaleParallelSize(const Hit& hit) {
+  RunFacts& f = hit.s.facts;
+  const long long n = toInt(hit.group("size"), -1);
+  if (n <= 0 || n >= (1 << 12)) return false;
+  const std::string_view kind = hit.group("kind");
+  std::optional<int>& slot = kind == "ddp" ? f.fairscaleData : kind == "pipeline" ? f.fairscalePipeline : f.fairscaleModel;
+  slot = static_cast<int>(n);
+  if (f.worldSize || !f.fairscaleModel || !f.fairscaleData || !f.fairscalePipeline) return false;
+  const long long world = static_cast<long long>(*f.fairscaleModel) * *f.fairscaleData * *f.fairscalePipeline;
+  if (world < (1 << 24)) f.worldSize = static_cast<int>(world);
+  return false;
+}
+
 bool onWorldInfo(const Hit& hit) {
   if (!hit.group("world_info").empty()) rememberHostRanks(hit.s, hit.group("world_info"), false);
   else rememberHostRanks(hit.s, hit.group("rank_mapping"), true);

@@ -31,6 +31,16 @@ std::optional<std::pair<std::string_view, std::string_view>> field(std::string_v
 
 }  // namespace
 
+std::string_view crashSignalName(long long exitCode) {
+  switch (exitCode) {
+    case -4: return "SIGILL";
+    case -7: return "SIGBUS";
+    case -8: return "SIGFPE";
+    case -11: return "SIGSEGV";
+    default: return {};
+  }
+}
+
 void finishTorchrunEntry(State& s) {
   if (!s.torchrunEntry) return;
   TorchrunEntry entry = std::move(*s.torchrunEntry);
@@ -48,16 +58,22 @@ void finishTorchrunEntry(State& s) {
   e.rootCause = entry.rootCause;
   e.line = entry.evidence ? entry.evidence->line : 0;
   if (s.exits.size() < limits::kExitObservations) s.exits.push_back(e);
-  if (code > 0 && entry.evidence) {
-    // An exit code of the worker's own (1: an uncaught exception), not a signal.
+  const std::string_view crash = crashSignalName(code);
+  if ((code > 0 || !crash.empty()) && entry.evidence) {
+    // An exit code of the worker's own (1: an uncaught exception), or a crash of its own process.
     Occurrence occ;
     occ.evidence = *entry.evidence;
     occ.rank = entry.rank;
     occ.rankSource = entry.rank ? RankSource::Global : RankSource::None;
     occ.rankFamily = kTorchrunSummaryFamily;
     Accumulator* a = record(s, FailureId::WorkerExit, occ);
-    addDetail(a, "torchrun's failure summary lists workers that exited with a code of their own (1 is an uncaught "
-                 "exception).");
+    if (crash.empty())
+      addDetail(a, "torchrun's failure summary lists workers that exited with a code of their own (1 is an uncaught "
+                   "exception).");
+    else
+      addDetail(a, fmt::format("torchrun's failure summary lists a worker that exited with {} ({}): its process "
+                               "crashed on its own, in native code (a C++/CUDA extension, a driver, corrupt memory).",
+                               code, crash));
   }
   if (code == -9 && entry.evidence) {
     Occurrence occ;

@@ -25,9 +25,33 @@ RichBox richBoxPart(std::string_view message) {
   return RichBox::None;
 }
 
+namespace {
+
+// The name a frame line ends with: a function, `<module>`, `<lambda>`, `<listcomp>`.
+bool isFrameFunction(std::string_view name) {
+  if (name.empty()) return false;
+  const bool bracketed = name.front() == '<' && name.back() == '>';
+  if (bracketed) name = name.substr(1, name.size() - 2);
+  for (char ch : name)
+    if (!text::isWordChar(ch) && ch != '.') return false;
+  return !name.empty();
+}
+
+}  // namespace
+
 std::optional<Frame> parseFrame(std::string_view message) {
   std::string_view s = text::trimLeft(message);
-  if (s.substr(0, 6) != "File \"") return std::nullopt;
+  if (s.substr(0, 6) != "File \"") {
+    // Another process's frame glued to the end of a code line ("    def c(): b()  File "test",
+    // line 4, in b"): taken when the whole rest of the line is a frame ending in a function name.
+    // Glued to an exception line instead, the line stays that exception's.
+    const std::size_t glued = s.find("  File \"");
+    if (glued == std::string_view::npos || glued == 0) return std::nullopt;
+    if (s.size() == message.size() && parseExceptionLine(s.substr(0, glued))) return std::nullopt;
+    auto frame = parseFrame(s.substr(glued + 2));
+    if (!frame || !isFrameFunction(frame->function)) return std::nullopt;
+    return frame;
+  }
   s.remove_prefix(6);
   const std::size_t quote = s.find('"');
   if (quote == std::string_view::npos) return std::nullopt;

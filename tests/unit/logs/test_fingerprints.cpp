@@ -109,6 +109,11 @@ TEST_CASE("each fingerprint kind has a matching sample line") {
       {Fp::TorchVersion, "torch version .................... 2.1.0+cu121"},
       {Fp::ConfigDump, "  zero_config .................. stage=2 contiguous_gradients=True reduce_scatter=True overlap_comm=False"},
       {Fp::WorldSize, "dist_world_size=8"},
+      {Fp::WorldSize, "\t`--num_processes` was set to a value of `8`"},
+      {Fp::WorldSize, "using world size: 2, data-parallel size: 2, context-parallel size: 1, tensor-model-parallel size: 1"},
+      {Fp::FairscaleParallelSize, "> initializing ddp with size 1"},
+      {Fp::OffloadClientOptimizer, "ZeRORuntimeException: You are using ZeRO-Offload with a client provided optimizer (<class 'torch.optim.adamw.AdamW'>) which in most cases will yield poor performance."},
+      {Fp::NcclUniqueIdStore, "RuntimeError: [14] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Connection reset by peer."},
       {Fp::WorldInfo, "WORLD INFO DICT: {'localhost': [0, 1, 2, 3]}"},
       {Fp::PipelineOverlapOff, "Pipeline parallelism does not support overlapped communication, will be disabled."},
   };

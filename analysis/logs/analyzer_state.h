@@ -2,7 +2,9 @@
 // analyser's memory does not grow with the length of the log.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -177,8 +179,22 @@ struct MetricRun {
   std::string normToken;
 };
 
+// Where a message's metric values lie, for every message of its shape (the same bytes once
+// digits are folded, LineLiteralHits::shape): a plain decimal reads the same whatever its
+// digits, but for being zero (metrics_scan.cpp).
+struct MetricLayout {
+  struct Value {
+    bool present = false;
+    std::uint16_t at = 0, size = 0;
+  };
+  std::uint64_t shape = 0;  // 0: unused
+  Value loss, norm;
+};
+
 struct NumericsState {
   std::size_t metricLines = 0;
+  std::array<MetricLayout, 4> layouts{};
+  std::size_t nextLayout = 0;
   MetricRun zeroLoss, sqrt2GradNorm;
   std::size_t overflowLines = 0;
   std::optional<double> minScale;

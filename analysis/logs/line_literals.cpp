@@ -55,14 +55,15 @@ LineLiteralHits LineLiteralMemo::scan(std::string_view message) {
   for (Entry& e : entries_) {
     if (e.lastUse != 0 && e.folded.size() == message.size() && text::startsWithFolded(message, e.folded)) {
       e.lastUse = ++clock_;
-      return LineLiteralHits(e.hits);
+      return LineLiteralHits(e.hits, e.shape);
     }
     if (e.lastUse < oldest->lastUse) oldest = &e;
   }
   oldest->hits = lineScan().scan(message);
   text::assignFolded(oldest->folded, message);
   oldest->lastUse = ++clock_;
-  return LineLiteralHits(oldest->hits);
+  oldest->shape = ++shapes_;
+  return LineLiteralHits(oldest->hits, oldest->shape);
 }
 
 }  // namespace dsls::logs

@@ -24,13 +24,17 @@ std::string_view lineLiteralText(LineLiteral name);
 
 class LineLiteralHits {
  public:
-  explicit LineLiteralHits(const LiteralPrefilter::Hits& hits) : hits_(hits) {}
+  explicit LineLiteralHits(const LiteralPrefilter::Hits& hits, std::uint64_t shape = 0) : hits_(hits), shape_(shape) {}
   // Where the first occurrence starts in the message; npos: none.
   std::size_t first(LineLiteral name) const { return hits_.first[static_cast<std::size_t>(name)]; }
   bool has(LineLiteral name) const { return first(name) != std::string_view::npos; }
+  // Messages with the same shape number (not 0) have the same bytes once their digits are
+  // folded, so a reader may remember what it found where for the shape (LineLiteralMemo).
+  std::uint64_t shape() const { return shape_; }
 
  private:
   LiteralPrefilter::Hits hits_;
+  std::uint64_t shape_ = 0;
 };
 
 LineLiteralHits scanLineLiterals(std::string_view message);
@@ -52,9 +56,11 @@ class LineLiteralMemo {
     std::string folded;
     LiteralPrefilter::Hits hits;
     std::uint32_t lastUse = 0;  // 0: empty
+    std::uint64_t shape = 0;    // a number no other entry had
   };
   std::array<Entry, kEntries> entries_{};
   std::uint32_t clock_ = 0;
+  std::uint64_t shapes_ = 0;
 };
 
 // True when no literal holds a digit, as LineLiteralMemo needs (checked by a test).

@@ -2,6 +2,7 @@
 // log): HF Trainer dicts `{'loss': 0.0, 'grad_norm': nan, ...}`, `loss = ...`,
 // and DeepSpeed's progress line `step=10, skipped=6`. These lines are printed by
 // rank 0 only, so they never name the rank that caused a problem.
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -20,6 +21,7 @@ struct MetricValue {
   ValueKind kind = ValueKind::Finite;
   bool zero = false;  // a finite value equal to 0
   std::string_view token;
+  bool plain = false;  // a decimal without exponent: read the same whatever its digits
 };
 
 // A decimal without exponent ("2.0420", "-0.5", "3.", ".5"), read from `q` on in two tight
@@ -57,7 +59,7 @@ std::optional<MetricValue> classify(std::string_view token) {
   if (token.empty()) return std::nullopt;
   // The common case first: a plain decimal is neither a NaN nor an infinity.
   const std::string_view number = token.substr(token[0] == '+' ? 1 : 0);
-  if (const auto zero = plainDecimalIsZero(number)) return MetricValue{ValueKind::Finite, *zero, token};
+  if (const auto zero = plainDecimalIsZero(number)) return MetricValue{ValueKind::Finite, *zero, token, true};
   std::string_view t = token;
   if (t[0] == '-' || t[0] == '+') t.remove_prefix(1);
   if (t == "nan" || t == "NaN" || t == "NAN") return MetricValue{ValueKind::NaN, false, token};
@@ -89,7 +91,7 @@ std::optional<MetricValue> valueAt(std::string_view msg, std::size_t p) {
   const char* const number = q;  // plainDecimalIsZero's text: without a leading '+'
   const PlainDecimal d = readPlainDecimal(q, end);
   if (d.digit && (q == end || !kValueByte[static_cast<unsigned char>(*q)]) && q - number <= 40)
-    return MetricValue{ValueKind::Finite, d.zero, std::string_view(begin, static_cast<std::size_t>(q - begin))};
+    return MetricValue{ValueKind::Finite, d.zero, std::string_view(begin, static_cast<std::size_t>(q - begin)), true};
   while (q < end && kValueByte[static_cast<unsigned char>(*q)]) ++q;
   return classify(std::string_view(begin, static_cast<std::size_t>(q - begin)));
 }
@@ -158,42 +160,82 @@ std::size_t zeroLossNeeded(MetricRun& run, const std::optional<MetricValue>& nor
   return run.nanNorm || run.sameNorm ? limits::kStuckRunCorroborated : limits::kStuckRun;
 }
 
-}  // namespace
+// The loss and grad norm values of a message, read from where the line's scan found their names.
+struct MetricValues {
+  std::optional<MetricValue> loss, norm;
+};
 
-void scanMetrics(State& s, const LineContext& c, std::string_view msg, const LineLiteralHits& literals) {
-  // Each value is read from where the line's scan found its name.
+MetricValues readValues(std::string_view msg, const LineLiteralHits& literals) {
   constexpr std::size_t npos = std::string_view::npos;
   const std::size_t lossAt = literals.first(LineLiteral::Loss);
   const std::size_t normAt = literals.first(LineLiteral::GradNorm);
   const std::size_t spacedAt = literals.first(LineLiteral::GradNormSpaced);
-  if (lossAt != npos || normAt != npos || spacedAt != npos) {
+  MetricValues v;
+  if (normAt != npos || spacedAt != npos) {
+    v.norm = metricValue(msg, kGradNorm, normAt);
+    if (!v.norm) v.norm = metricValue(msg, kGradNormSpaced, spacedAt);
+  }
+  if (lossAt != npos) v.loss = metricValue(msg, kLoss, lossAt);
+  return v;
+}
+
+// The values of a message of a shape laid out before: the same tokens at the same places.
+std::optional<MetricValue> laidOut(std::string_view msg, const MetricLayout::Value& v) {
+  if (!v.present) return std::nullopt;
+  const std::string_view token = msg.substr(v.at, v.size);
+  const bool zero = std::none_of(token.begin(), token.end(), [](char ch) { return ch >= '1' && ch <= '9'; });
+  return MetricValue{ValueKind::Finite, zero, token, true};
+}
+
+std::optional<MetricLayout::Value> layoutOf(std::string_view msg, const std::optional<MetricValue>& v) {
+  if (!v) return MetricLayout::Value{};
+  if (!v->plain) return std::nullopt;
+  const auto at = static_cast<std::size_t>(v->token.data() - msg.data());
+  if (at + v->token.size() > UINT16_MAX) return std::nullopt;
+  return MetricLayout::Value{true, static_cast<std::uint16_t>(at), static_cast<std::uint16_t>(v->token.size())};
+}
+
+// The values read through the layout of the message's shape, or read afresh (then laid out,
+// when every value is a plain decimal).
+MetricValues metricValues(NumericsState& n, std::string_view msg, const LineLiteralHits& literals) {
+  const std::uint64_t shape = literals.shape();
+  if (shape != 0)
+    for (const MetricLayout& layout : n.layouts)
+      if (layout.shape == shape) return {laidOut(msg, layout.loss), laidOut(msg, layout.norm)};
+  MetricValues v = readValues(msg, literals);
+  if (shape == 0) return v;
+  const auto loss = layoutOf(msg, v.loss), norm = layoutOf(msg, v.norm);
+  if (loss && norm) {
+    n.layouts[n.nextLayout] = MetricLayout{shape, *loss, *norm};
+    n.nextLayout = (n.nextLayout + 1) % n.layouts.size();
+  }
+  return v;
+}
+
+}  // namespace
+
+void scanMetrics(State& s, const LineContext& c, std::string_view msg, const LineLiteralHits& literals) {
+  constexpr std::size_t npos = std::string_view::npos;
+  if (literals.has(LineLiteral::Loss) || literals.has(LineLiteral::GradNorm) || literals.has(LineLiteral::GradNormSpaced)) {
     NumericsState& n = s.numerics;
-    bool metric = false;
-    std::optional<MetricValue> g;
-    if (normAt != npos || spacedAt != npos) {
-      g = metricValue(msg, kGradNorm, normAt);
-      if (!g) g = metricValue(msg, kGradNormSpaced, spacedAt);
-      if (g) {
-        metric = true;
-        if (g->kind != ValueKind::Finite) record(s, FailureId::NanGradNorm, occurrenceOf(c, false));
-        // The square root of 2 printed with full precision, repeated: not a real norm.
-        if (g->kind == ValueKind::Finite && g->token.size() >= 10 && g->token.substr(0, 10) == "1.41421356")
-          extendRun(s, n.sqrt2GradNorm, c, FailureId::GradNormStuck, limits::kStuckRun);
-        else
-          resetRun(n.sqrt2GradNorm);
-      }
+    const MetricValues v = metricValues(n, msg, literals);
+    const std::optional<MetricValue>& g = v.norm;
+    if (g) {
+      if (g->kind != ValueKind::Finite) record(s, FailureId::NanGradNorm, occurrenceOf(c, false));
+      // The square root of 2 printed with full precision, repeated: not a real norm.
+      if (g->kind == ValueKind::Finite && g->token.size() >= 10 && g->token.substr(0, 10) == "1.41421356")
+        extendRun(s, n.sqrt2GradNorm, c, FailureId::GradNormStuck, limits::kStuckRun);
+      else
+        resetRun(n.sqrt2GradNorm);
     }
-    if (lossAt != npos) {
-      if (auto l = metricValue(msg, kLoss, lossAt)) {
-        metric = true;
-        if (l->kind != ValueKind::Finite) record(s, FailureId::NanLoss, occurrenceOf(c, false));
-        if (l->kind == ValueKind::Finite && l->zero)
-          extendRun(s, n.zeroLoss, c, FailureId::LossStuckZero, zeroLossNeeded(n.zeroLoss, g));
-        else
-          resetRun(n.zeroLoss);
-      }
+    if (const std::optional<MetricValue>& l = v.loss) {
+      if (l->kind != ValueKind::Finite) record(s, FailureId::NanLoss, occurrenceOf(c, false));
+      if (l->kind == ValueKind::Finite && l->zero)
+        extendRun(s, n.zeroLoss, c, FailureId::LossStuckZero, zeroLossNeeded(n.zeroLoss, g));
+      else
+        resetRun(n.zeroLoss);
     }
-    if (metric) ++n.metricLines;
+    if (v.loss || v.norm) ++n.metricLines;
   }
   // DeepSpeed progress: "step=10, skipped=6, lr=..."
   const std::size_t skipped = literals.first(LineLiteral::Skipped);

@@ -121,41 +121,9 @@ std::string_view stripAnsi(std::string_view line, std::string& scratch) {
   return scratch;
 }
 
-std::uint64_t foldDigits(std::uint64_t w) {
-  constexpr std::uint64_t k01 = 0x0101010101010101ull, k80 = 0x8080808080808080ull;
-  const std::uint64_t t = w ^ (0x30 * k01);                         // a digit is now 0..9
-  const std::uint64_t atLeast10 = ((t & ~k80) + 0x76 * k01) & k80;  // no carry leaves a byte
-  const std::uint64_t digit = ~(atLeast10 | t) & k80;
-  const std::uint64_t mask = (digit >> 7) * 0xFF;
-  return (w & ~mask) | (0x30 * k01 & mask);
-}
-
 void assignFolded(std::string& out, std::string_view s) {
   out.resize(s.size());
   std::transform(s.begin(), s.end(), out.begin(), foldDigit);
-}
-
-namespace {
-
-std::uint64_t load8(const char* p) {
-  std::uint64_t w;
-  std::memcpy(&w, p, 8);
-  return w;
-}
-
-}  // namespace
-
-bool startsWithFolded(std::string_view s, std::string_view folded) {
-  const std::size_t n = folded.size();
-  if (s.size() < n) return false;
-  if (n < 8) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (foldDigit(s[i]) != folded[i]) return false;
-    return true;
-  }
-  for (std::size_t i = 0; i + 8 <= n; i += 8)
-    if (foldDigits(load8(s.data() + i)) != load8(folded.data() + i)) return false;
-  return foldDigits(load8(s.data() + n - 8)) == load8(folded.data() + n - 8);
 }
 
 std::string xmlEscape(std::string_view s) {

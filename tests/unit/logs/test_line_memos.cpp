@@ -4,7 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,6 +18,7 @@
 #include "analysis/logs/line_literals.h"
 #include "analysis/logs/line_prefix.h"
 #include "analysis/logs/literal_prefilter.h"
+#include "analysis/logs/text_util.h"
 
 namespace {
 
@@ -369,4 +372,27 @@ TEST_CASE("a remembered literal scan equals a fresh one on fixture lines and the
     }
   CHECK(lines > 3000);
   CHECK(withLiteral > 300);
+}
+
+TEST_CASE("digits fold to '0' eight bytes at a time, each digit and no other byte") {
+  using dsls::logs::text::foldDigit;
+  using dsls::logs::text::foldDigits;
+  std::size_t wrong = 0;
+  for (unsigned b = 0; b < 256; ++b)
+    for (std::size_t at = 0; at < 8; ++at)
+      for (const unsigned other : {0x00u, 0x2Fu, 0x30u, 0x39u, 0x3Au, 0x7Fu, 0x80u, 0xB0u, 0xFFu}) {
+        std::array<unsigned char, 8> in{}, want{}, got{};
+        in.fill(static_cast<unsigned char>(other));
+        in[at] = static_cast<unsigned char>(b);
+        for (std::size_t i = 0; i < 8; ++i) want[i] = static_cast<unsigned char>(foldDigit(static_cast<char>(in[i])));
+        std::uint64_t w = 0;
+        std::memcpy(&w, in.data(), 8);
+        const std::uint64_t folded = foldDigits(w);
+        std::memcpy(got.data(), &folded, 8);
+        wrong += got != want;
+      }
+  CHECK(wrong == 0);
+  CHECK(dsls::logs::text::startsWithFolded("[2024-05-01 10:00:00,123] x", "[0000-00-00 00:00:00,000]"));
+  CHECK_FALSE(dsls::logs::text::startsWithFolded("[2024-05-01 10:00:00;123] x", "[0000-00-00 00:00:00,000]"));
+  CHECK_FALSE(dsls::logs::text::startsWithFolded("rank1", "rank1"));  // a key holds its digits as '0'
 }

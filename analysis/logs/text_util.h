@@ -9,6 +9,10 @@
 #include <string>
 #include <string_view>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace dsls::logs::text {
 
 constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
@@ -48,7 +52,8 @@ constexpr char foldDigit(char c) { return isDigit(c) ? '0' : c; }
 void assignFolded(std::string& out, std::string_view s);
 
 // Whether `s` starts with `folded` (a text with its digits as '0') once its own digits are.
-inline bool startsWithFolded(std::string_view s, std::string_view folded) {
+// Eight bytes at a time; sixteen where SSE2 is there (any x86-64).
+inline bool startsWithFoldedWords(std::string_view s, std::string_view folded) {
   const std::size_t n = folded.size();
   if (s.size() < n) return false;
   if (n < 8) {
@@ -64,6 +69,27 @@ inline bool startsWithFolded(std::string_view s, std::string_view folded) {
   for (std::size_t i = 0; i + 8 <= n; i += 8)
     if (foldDigits(load8(s.data() + i)) != load8(folded.data() + i)) return false;
   return foldDigits(load8(s.data() + n - 8)) == load8(folded.data() + n - 8);
+}
+
+inline bool startsWithFolded(std::string_view s, std::string_view folded) {
+#if defined(__SSE2__)
+  const std::size_t n = folded.size();
+  if (n < 16 || s.size() < n) return startsWithFoldedWords(s, folded);
+  const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+  const auto sameAt = [&](std::size_t i) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    const __m128i t = _mm_sub_epi8(x, zero);
+    const __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(t, nine), t);  // t below 10, unsigned
+    const __m128i f = _mm_or_si128(_mm_andnot_si128(digit, x), _mm_and_si128(digit, zero));
+    const __m128i k = _mm_loadu_si128(reinterpret_cast<const __m128i*>(folded.data() + i));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(f, k)) == 0xFFFF;
+  };
+  for (std::size_t i = 0; i + 16 <= n; i += 16)
+    if (!sameAt(i)) return false;
+  return sameAt(n - 16);
+#else
+  return startsWithFoldedWords(s, folded);
+#endif
 }
 
 // Escapes &, <, >, " for XML/HTML text and attributes.

@@ -392,6 +392,22 @@ TEST_CASE("digits fold to '0' eight bytes at a time, each digit and no other byt
         wrong += got != want;
       }
   CHECK(wrong == 0);
+  // Both ways of comparing, on texts of every length up to 40 that differ in one byte or not.
+  std::size_t disagree = 0;
+  for (std::size_t n = 0; n <= 40; ++n)
+    for (std::size_t at = 0; at <= n; ++at)
+      for (const char put : std::string_view("07a:/ \x80")) {
+        std::string line = "[2024-05-01 10:00:00,123] [rank7]: loss 9.5 x";
+        line.resize(n, '5');
+        std::string key;
+        dsls::logs::text::assignFolded(key, line);
+        if (at < n) line[at] = put;
+        bool expected = true;
+        for (std::size_t i = 0; i < n; ++i) expected &= foldDigit(line[i]) == key[i];
+        disagree += dsls::logs::text::startsWithFolded(line, key) != expected;
+        disagree += dsls::logs::text::startsWithFoldedWords(line, key) != expected;
+      }
+  CHECK(disagree == 0);
   CHECK(dsls::logs::text::startsWithFolded("[2024-05-01 10:00:00,123] x", "[0000-00-00 00:00:00,000]"));
   CHECK_FALSE(dsls::logs::text::startsWithFolded("[2024-05-01 10:00:00;123] x", "[0000-00-00 00:00:00,000]"));
   CHECK_FALSE(dsls::logs::text::startsWithFolded("rank1", "rank1"));  // a key holds its digits as '0'

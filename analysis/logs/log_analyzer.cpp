@@ -371,7 +371,7 @@ std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, s
     return std::nullopt;
   }
   if (message.empty()) return std::nullopt;
-  if (message[0] == ' ' || message[0] == '\t' || headless) {
+  if (message[0] == ' ' || message[0] == '\t' || headless || tb::isUnindentedFrame(message)) {
     if (auto frame = tb::parseFrame(message)) {
       ++st.frames;
       st.phase |= tb::phaseOf(*frame);

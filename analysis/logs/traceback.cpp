@@ -68,6 +68,12 @@ std::optional<Frame> parseFrame(std::string_view message) {
   return f;
 }
 
+bool isUnindentedFrame(std::string_view message) {
+  if (message.substr(0, 6) != "File \"") return false;
+  const auto frame = parseFrame(message);
+  return frame && isFrameFunction(frame->function);
+}
+
 unsigned phaseOf(const Frame& f) {
   const std::string_view fn = f.function;
   unsigned bits = 0;

@@ -26,6 +26,9 @@ struct Frame {
 };
 // `  File "path", line N, in function`
 std::optional<Frame> parseFrame(std::string_view message);
+// The same at column 0, the whole line a frame that ends in a function name: some reports
+// (a CI bot's summary) print a traceback's frames unindented. No code line starts so.
+bool isUnindentedFrame(std::string_view message);
 
 // Bit set describing which training phase a traceback passed through.
 enum Phase : unsigned {

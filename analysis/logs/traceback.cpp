@@ -69,8 +69,8 @@ std::optional<Frame> parseFrame(std::string_view message) {
 }
 
 bool isUnindentedFrame(std::string_view message) {
-  if (message.substr(0, 6) != "File \"") return false;
-  const auto frame = parseFrame(message);
+  if (message.empty() || message[0] == ' ' || message[0] == '\t') return false;
+  const auto frame = parseFrame(message);  // a glued frame there ends in a function name already
   return frame && isFrameFunction(frame->function);
 }
 

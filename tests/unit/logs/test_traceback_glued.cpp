@@ -157,3 +157,59 @@ TEST_CASE("Near miss: condition lines that are not a whole condition over job si
     CHECK_FALSE(everyRank(analyzeText(assertion(code))));
   }
 }
+
+TEST_CASE("A frame glued after another process's code line at column 0 counts as a frame") {
+  const LogReport r = analyzeText(
+      "Traceback (most recent call last):\n"
+      "  File \"train.py\", line 10, in <module>\n"
+      "    main()\n"
+      "ret_val = func(*args, **kwargs)  File \"/x/deepspeed/runtime/zero/partitioned_param_coordinator.py\", line "
+      "446, in __all_gather_params_\n"
+      "    self.__all_gather_params_(params)\n"
+      "RuntimeError: no\n");
+  const LogFinding* f = findingById(r, "python-exception");
+  REQUIRE(f);
+  INFO(f->mechanism);
+  CHECK(f->mechanism.find("__all_gather_params_ (partitioned_param_coordinator.py:446)") != std::string::npos);
+  // The real paste has no exception line: it stays a traceback without its end, no error.
+  const LogReport real = analyzeReal("ds4194-glued-zero3-allgather-frames-nearmiss.log");
+  INFO(findingIds(real));
+  CHECK_FALSE(hasErrorFinding(real));
+  CHECK(findingById(real, "incomplete-traceback"));
+}
+
+TEST_CASE("Near miss: an exception line with a frame glued to it, inside a traceback, is the exception line") {
+  const LogReport r = analyzeText(
+      "Traceback (most recent call last):\n"
+      "  File \"train.py\", line 10, in <module>\n"
+      "    main()\n"
+      "ValueError: bad value  File \"train.py\", line 12, in main\n");
+  const LogFinding* f = findingById(r, "python-exception");
+  REQUIRE(f);
+  INFO(f->mechanism);
+  CHECK(f->mechanism.find("Innermost frames: <module> (train.py:10).") != std::string::npos);
+  CHECK(findingById(r, "incomplete-traceback") == nullptr);
+}
+
+// --- a paste that starts at an exception line -----------------------------------------------
+
+TEST_CASE("DeepSpeed#1322: a paste that starts at an exception line, then another process's frames") {
+  const std::string text = readFixture("real/ds1322-glued-ckpt-list-assert.log");
+  CHECK(looksLikeTrainingLog(text));
+  const LogReport r = analyzeText(text);
+  INFO(findingIds(r));
+  const LogFinding* f = findingById(r, "incomplete-traceback");
+  REQUIRE(f);
+  CHECK(f->mechanism.find("check_ckpt_list (state_dict_factory.py:162)") != std::string::npos);
+}
+
+TEST_CASE("Near miss: an exception line later in a paste, or a logger's, starts no traceback for the frames after it") {
+  const char* frames =
+      "  File \"/x/deepspeed/runtime/state_dict_factory.py\", line 162, in check_ckpt_list\n"
+      "    assert len(self.ckpt_list) > 0\n";
+  CHECK(findingById(analyzeText(std::string("loading\nAssertionError\n") + frames), "incomplete-traceback") ==
+        nullptr);
+  CHECK(findingById(analyzeText(std::string("[2024-01-01 10:00:00,000] [ERROR] [engine.py:1:f] AssertionError\n") +
+                                frames),
+                    "incomplete-traceback") == nullptr);
+}

@@ -796,15 +796,60 @@ PrefixMemo::Chain* PrefixMemo::chainToFill(std::string_view key) {
   return &chain;
 }
 
+namespace {
+
+// Bit of the rich-log row in a view's familyMask.
+unsigned richLogBit() {
+  static const unsigned bit = [] {
+    const auto& table = prefixFamilies();
+    for (std::size_t i = 0; i < table.size(); ++i)
+      if (table[i].name == "rich-log") return 1u << i;
+    return 0u;
+  }();
+  return bit;
+}
+
+bool isCallerChar(char c) { return text::isWordChar(c) || c == '.' || c == '-'; }
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// rich's log line ends in its caller, right-aligned: `\s{2,}[\w.-]+\.py:\d+\s*$`. The caller
+// leaves the message and becomes the source. Taken from the line's own tail, after the prefix
+// chain (remembered or peeled) gave the view: a chain holds no tail of any one line.
+void takeRichCaller(PrefixView& v) {
+  if ((v.familyMask & richLogBit()) == 0) return;
+  const std::string_view m = v.message;
+  std::size_t end = m.size();
+  while (end > 0 && isBlank(m[end - 1])) --end;
+  std::size_t i = end;
+  while (i > 0 && text::isDigit(m[i - 1])) --i;
+  if (i == end || i < 4 || m.substr(i - 4, 4) != ".py:") return;
+  i -= 4;
+  std::size_t start = i;
+  while (start > 0 && isCallerChar(m[start - 1])) --start;
+  if (start == i || start < 2 || !isBlank(m[start - 1]) || !isBlank(m[start - 2])) return;
+  std::size_t cut = start - 2;
+  while (cut > 0 && isBlank(m[cut - 1])) --cut;
+  if (cut == 0) return;  // the caller alone: no message to take it from
+  if (v.source.empty()) v.source = m.substr(start, end - start);
+  v.message = m.substr(0, cut);
+}
+
+}  // namespace
+
 PrefixView parsePrefixView(std::string_view line, PrefixMemo* memo) {
   if (memo)
-    if (const PrefixMemo::Chain* chain = provenChain(line, *memo)) return recalled(*chain, line, *memo);
+    if (const PrefixMemo::Chain* chain = provenChain(line, *memo)) {
+      PrefixView v = recalled(*chain, line, *memo);
+      takeRichCaller(v);
+      return v;
+    }
   ChainProof proof;
   PrefixView out = peelPrefixes(line, memo, proof);
   if (memo && proof.provable) {
     settleNeeds(line, proof);
     rememberChain(*memo, line, out, proof);
   }
+  takeRichCaller(out);
   return out;
 }
 

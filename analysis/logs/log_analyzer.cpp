@@ -365,13 +365,19 @@ std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, s
     st.interruptions = 0;
     if (!headless) return std::nullopt;
   }
-  if (!st.inTraceback) return interleavedExceptionLine(st, message, loggerLine);
+  if (!st.inTraceback) {
+    // A paste that starts at an exception line starts at the end of a traceback, its header and
+    // frames cut off: frames just after it are the rest of another process's, as after any
+    // exception line. The exception itself, with no frame shown, is not taken.
+    if (st.lineCount == 1 && !loggerLine && tb::parseExceptionLine(message)) st.exceptionEndedAt = st.lineCount;
+    return interleavedExceptionLine(st, message, loggerLine);
+  }
   if (loggerLine) {
     if (++st.interruptions > limits::kTracebackInterruptions) recordIncompleteTraceback(s, c.stream);
     return std::nullopt;
   }
   if (message.empty()) return std::nullopt;
-  if (message[0] == ' ' || message[0] == '\t' || headless) {
+  if (message[0] == ' ' || message[0] == '\t' || headless || tb::isUnindentedFrame(message)) {
     if (auto frame = tb::parseFrame(message)) {
       ++st.frames;
       st.phase |= tb::phaseOf(*frame);

@@ -46,13 +46,9 @@ constexpr const char* kDistributedCodePattern =
     R"(dist\.(?:get_rank|get_world_size|barrier|all_reduce|init_process_group)|deepspeed\.initialize|)"
     R"(accelerator\.(?:prepare|backward|gather))\b)";
 
-// rich's log line ends in its caller's "file.py:N", right-aligned.
-constexpr const char* kRichCallerPattern = R"(\S\.py:\d+\s*$)";
-
 struct DetectionPatterns {
   std::vector<std::unique_ptr<re2::RE2>> trainingLines;
   re2::RE2 distributedCode{kDistributedCodePattern};
-  re2::RE2 richCaller{kRichCallerPattern};
   unsigned richLogBit = 0;
 
   DetectionPatterns() {
@@ -73,10 +69,10 @@ bool isTrainingLine(std::string_view message) {
   return false;
 }
 
-// A rich log line from a Python caller: the rich-log prefix, then the caller at the end.
+// A rich log line from a Python caller: the rich-log prefix, and the caller that rich
+// right-aligns at the end of the line, which the prefix parser took as the line's source.
 bool isRichLogLine(const PrefixView& pv) {
-  const DetectionPatterns& p = DetectionPatterns::shared();
-  return (pv.familyMask & p.richLogBit) != 0 && re2::RE2::PartialMatch(pv.message, p.richCaller);
+  return (pv.familyMask & DetectionPatterns::shared().richLogBit) != 0 && pv.source.find(".py:") != std::string_view::npos;
 }
 
 // A prefix only training jobs print: a rank tag, the DeepSpeed logger's "[file.py:line:function]"

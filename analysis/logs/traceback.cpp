@@ -68,6 +68,12 @@ std::optional<Frame> parseFrame(std::string_view message) {
   return f;
 }
 
+bool isUnindentedFrame(std::string_view message) {
+  if (message.empty() || message[0] == ' ' || message[0] == '\t') return false;
+  const auto frame = parseFrame(message);  // a glued frame there ends in a function name already
+  return frame && isFrameFunction(frame->function);
+}
+
 unsigned phaseOf(const Frame& f) {
   const std::string_view fn = f.function;
   unsigned bits = 0;

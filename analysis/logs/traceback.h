@@ -26,6 +26,11 @@ struct Frame {
 };
 // `  File "path", line N, in function`
 std::optional<Frame> parseFrame(std::string_view message);
+// A frame at column 0 that ends in a function name: the whole line (some reports, a CI bot's
+// summary, print a traceback's frames unindented; no code line starts so), or glued after
+// another process's code line printed at column 0 (`ret_val = f()  File "x.py", line 4, in g`),
+// but not after an exception line, whose message it would be.
+bool isUnindentedFrame(std::string_view message);
 
 // Bit set describing which training phase a traceback passed through.
 enum Phase : unsigned {

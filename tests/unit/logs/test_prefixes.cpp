@@ -286,10 +286,11 @@ TEST_CASE("rich's log lines: the time column, or blanks in its place, then the l
   auto info = parsePrefixes("[09:51:08] WARNING  The following values were not passed            launch.py:698");
   CHECK(info.timestamp == "09:51:08");
   CHECK(info.level == "WARNING");
-  CHECK(info.message == "The following values were not passed            launch.py:698");
+  CHECK(info.message == "The following values were not passed");
+  CHECK(info.source == "launch.py:698");
   info = parsePrefixes("[12/01/24 09:51:08] ERROR    boom   api.py:12");
   CHECK(info.timestamp == "12/01/24 09:51:08");
-  CHECK(info.message == "boom   api.py:12");
+  CHECK(info.message == "boom");
   info = parsePrefixes("14:45:42-103931 INFO     Start training LoRA Standard ...");
   CHECK(info.timestamp == "14:45:42-103931");
   CHECK(info.message == "Start training LoRA Standard ...");
@@ -297,7 +298,8 @@ TEST_CASE("rich's log lines: the time column, or blanks in its place, then the l
   info = parsePrefixes("           INFO     bucket 2: resolution (640, 384), count: 4     train_util.py:997");
   CHECK(info.level == "INFO");
   CHECK(info.timestamp.empty());
-  CHECK(info.message == "bucket 2: resolution (640, 384), count: 4     train_util.py:997");
+  CHECK(info.message == "bucket 2: resolution (640, 384), count: 4");
+  CHECK(info.source == "train_util.py:997");
   // A date before the time is the iso-timestamp row's; the blanks after it are rich's.
   info = parsePrefixes("2025-05-29 16:18:26 INFO     make buckets      train_util.py:1010");
   CHECK(info.timestamp == "2025-05-29 16:18:26");

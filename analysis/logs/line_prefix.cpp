@@ -518,8 +518,23 @@ struct ChainProof {
   std::array<PrefixMemo::NeedsCheck, PrefixMemo::kChainNeeds> needs{};
   std::size_t needCount = 0;
   NumberSources numbers;
+  // Rows RE2 matched (not a remembered tag): the proof holds where no byte after each match
+  // could make it longer, which is asked of the automaton only when the parse is kept.
+  struct MatchEnd {
+    std::uint8_t row = 0;
+    std::uint16_t at = 0, length = 0;
+  };
+  std::array<MatchEnd, 4> ends{};
+  std::size_t endCount = 0;
 
   void see(std::size_t end) { seen = std::max(seen, end); }
+  void matchedByPattern(std::size_t row, std::size_t at, std::size_t length) {
+    if (endCount == ends.size() || at + length > UINT16_MAX) {
+      provable = false;
+      return;
+    }
+    ends[endCount++] = {static_cast<std::uint8_t>(row), static_cast<std::uint16_t>(at), static_cast<std::uint16_t>(length)};
+  }
   void ruledOutByNeeds(std::size_t row, std::size_t offset) {
     if (needCount == needs.size() || offset > UINT16_MAX) {
       provable = false;
@@ -541,9 +556,8 @@ std::size_t deadStart(const CompiledRow& c, std::size_t row, std::string_view wi
 
 // Whether RE2 gives the same match on any text that starts with the match and then `next`:
 // no match can be longer (see AnchoredProgram), and the shorter ones are the same.
-bool noLongerMatch(const CompiledRow& c, const re2::StringPiece& match, char next) {
-  return c.program && !AnchoredProgram::contains(c.program->continuations(std::string_view(match.data(), match.size())),
-                                                 static_cast<unsigned char>(next));
+bool noLongerMatch(const CompiledRow& c, std::string_view match, char next) {
+  return c.program && !AnchoredProgram::contains(c.program->continuations(match), static_cast<unsigned char>(next));
 }
 
 // The first row, in table order, whose cheap tests pass and whose pattern matches at the
@@ -579,9 +593,9 @@ std::size_t matchAt(const PrefixMatcher& m, PeelState state, std::string_view li
     }
     const bool matched = apply(slotValues(p, c.slotGroup), table[r], out, proof.numbers);
     const std::size_t end = at + p[0].size();
-    if (!matched || end >= line.size() || !(byTag || (proof.provable && noLongerMatch(c, p[0], line[end]))))
-      proof.provable = false;
+    if (!matched || end >= line.size() || !(byTag || c.program)) proof.provable = false;
     if (!matched) continue;
+    if (!byTag) proof.matchedByPattern(r, at, p[0].size());
     if (byTag) proof.tagRows |= 1u << r;
     proof.see(at + p[0].size() + 1);  // the byte after the tag, which no longer match can take
     return r;
@@ -667,7 +681,12 @@ void rememberChain(PrefixMemo& memo, std::string_view line, const PrefixView& ou
   const std::string_view key = line.substr(0, proof.seen);
   const auto rank = spanOf(proof.numbers.rank, line), localRank = spanOf(proof.numbers.localRank, line);
   const auto device = spanOf(proof.numbers.cudaDevice, line), pid = spanOf(proof.numbers.pid, line);
-  if (!rank || !localRank || !device || !pid) return;
+  if (!rank || !localRank || !device || !pid || !memo.hasRoomFor(key)) return;
+  const PrefixMatcher& m = PrefixMatcher::shared();
+  for (std::size_t i = 0; i < proof.endCount; ++i) {
+    const ChainProof::MatchEnd e = proof.ends[i];
+    if (!noLongerMatch(m.rows[e.row], line.substr(e.at, e.length), line[e.at + e.length])) return;
+  }
   PrefixMemo::Chain* chain = memo.chainToFill(key);
   if (!chain) return;
   chain->view = out;
@@ -779,8 +798,14 @@ std::array<std::size_t, 2> PrefixMemo::chainSlots(std::uint64_t hash) {
   return {hash % kChainSlots, (hash >> 32) % kChainSlots};
 }
 
+bool PrefixMemo::hasRoomFor(std::string_view key) const {
+  return !key.empty() && key.size() <= kChainBytes &&
+         (std::find(chainLengths_.begin(), chainLengths_.end(), key.size()) != chainLengths_.end() ||
+          std::find(chainLengths_.begin(), chainLengths_.end(), 0) != chainLengths_.end());
+}
+
 PrefixMemo::Chain* PrefixMemo::chainToFill(std::string_view key) {
-  if (key.empty() || key.size() > kChainBytes) return nullptr;
+  if (!hasRoomFor(key)) return nullptr;
   auto it = std::find(chainLengths_.begin(), chainLengths_.end(), key.size());
   if (it == chainLengths_.end()) it = std::find(chainLengths_.begin(), chainLengths_.end(), 0);
   if (it == chainLengths_.end()) return nullptr;

@@ -163,6 +163,7 @@ class PrefixMemo {
   };
   const Chain* findChain(std::string_view line);
   Chain* chainToFill(std::string_view key);  // nullptr: too long, or too many key lengths
+  bool hasRoomFor(std::string_view key) const;  // chainToFill would give a chain
 
  private:
   struct RowStats {

@@ -384,17 +384,16 @@ bool matchRow(const CompiledRow& c, std::size_t row, const re2::StringPiece& win
 namespace {
 
 // A tag is looked up at every peel: its first and last eight bytes and its length pick the
-// slot, which costs a few instructions where a hash of every byte costs dozens.
-std::uint64_t tagHash(std::size_t row, std::string_view text) {
+// slot, which costs a few instructions where a hash of every byte costs dozens. With `fold`,
+// of the text with its digits as '0' (a chain's key).
+std::uint64_t tagHash(std::size_t row, std::string_view text, bool fold = false) {
   std::uint64_t h = (text.size() + (row << 8)) * 0x9E3779B97F4A7C15ull;
   if (text.size() >= 8) {
-    std::uint64_t head = 0, tail = 0;
-    std::memcpy(&head, text.data(), 8);
-    std::memcpy(&tail, text.data() + text.size() - 8, 8);
-    h ^= head * 0xC2B2AE3D27D4EB4Full;
-    h ^= std::rotl(tail * 0x165667B19E3779F9ull, 31);
+    const std::uint64_t head = text::load8(text.data()), tail = text::load8(text.data() + text.size() - 8);
+    h ^= (fold ? text::foldDigits(head) : head) * 0xC2B2AE3D27D4EB4Full;
+    h ^= std::rotl((fold ? text::foldDigits(tail) : tail) * 0x165667B19E3779F9ull, 31);
   } else {
-    for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ull;
+    for (const char c : text) h = (h ^ static_cast<unsigned char>(fold ? text::foldDigit(c) : c)) * 0x100000001B3ull;
   }
   // Multiplication carries low bits upwards only: fold the high bits down (murmur's finaliser).
   h ^= h >> 33;
@@ -736,16 +735,8 @@ PrefixView recalled(const PrefixMemo::Chain& chain, std::string_view line, Prefi
 
 namespace {
 
-std::uint64_t load8(const char* p) {
-  std::uint64_t w;
-  std::memcpy(&w, p, 8);
-  return w;
-}
-
 // A chain's key: the line's first bytes, digits as '0' where every row treats them alike.
 bool digitsFolded() { return PrefixMatcher::shared().digitsAlike; }
-
-char foldDigit(char c, bool fold) { return fold ? text::foldDigit(c) : c; }
 
 bool startsWithFolded(std::string_view line, std::string_view key, bool fold) {
   return fold ? text::startsWithFolded(line, key) : line.substr(0, key.size()) == key;
@@ -775,24 +766,9 @@ const PrefixMemo::Chain* PrefixMemo::findChain(std::string_view line) {
   return nullptr;
 }
 
-// Of the key with its digits folded. Its first and last eight bytes and its length pick the
-// slot, as for a tag; odd, so that no key's hash is the 0 of an empty slot.
-std::uint64_t PrefixMemo::chainHash(std::string_view key) {
-  const bool fold = digitsFolded();
-  std::uint64_t h = (key.size() + (kRows << 8)) * 0x9E3779B97F4A7C15ull;
-  if (key.size() >= 8) {
-    const std::uint64_t head = load8(key.data()), tail = load8(key.data() + key.size() - 8);
-    h ^= (fold ? text::foldDigits(head) : head) * 0xC2B2AE3D27D4EB4Full;
-    h ^= std::rotl((fold ? text::foldDigits(tail) : tail) * 0x165667B19E3779F9ull, 31);
-  } else {
-    for (const char c : key) h = (h ^ static_cast<unsigned char>(foldDigit(c, fold))) * 0x100000001B3ull;
-  }
-  h ^= h >> 33;
-  h *= 0xFF51AFD7ED558CCDull;
-  h ^= h >> 33;
-  h *= 0xC4CEB9FE1A85EC53ull;
-  return (h ^ (h >> 33)) | 1;
-}
+// Of the key with its digits folded where they are alike; odd, so that no key's hash is the
+// 0 of an empty slot; no row has the number kRows.
+std::uint64_t PrefixMemo::chainHash(std::string_view key) { return tagHash(kRows, key, digitsFolded()) | 1; }
 
 std::array<std::size_t, 2> PrefixMemo::chainSlots(std::uint64_t hash) {
   return {hash % kChainSlots, (hash >> 32) % kChainSlots};

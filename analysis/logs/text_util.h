@@ -49,6 +49,12 @@ constexpr std::uint64_t foldDigits(std::uint64_t w) {
   return w ^ (t & mask);
 }
 constexpr char foldDigit(char c) { return isDigit(c) ? '0' : c; }
+// Eight bytes from `p` as one word (unaligned).
+inline std::uint64_t load8(const char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
 void assignFolded(std::string& out, std::string_view s);
 
 // Whether `s` starts with `folded` (a text with its digits as '0') once its own digits are.
@@ -61,11 +67,6 @@ inline bool startsWithFoldedWords(std::string_view s, std::string_view folded) {
       if (foldDigit(s[i]) != folded[i]) return false;
     return true;
   }
-  const auto load8 = [](const char* p) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    return w;
-  };
   for (std::size_t i = 0; i + 8 <= n; i += 8)
     if (foldDigits(load8(s.data() + i)) != load8(folded.data() + i)) return false;
   return foldDigits(load8(s.data() + n - 8)) == load8(folded.data() + n - 8);

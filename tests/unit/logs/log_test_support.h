@@ -20,6 +20,9 @@ inline std::string readFixture(const std::string& name) {
   return ss.str();
 }
 
+// A real excerpt of tests/fixtures/logs/real/, analysed.
+inline LogReport analyzeReal(const std::string& name) { return analyzeText(readFixture("real/" + name)); }
+
 inline const LogFinding* findingById(const LogReport& r, const std::string& id) {
   for (const auto& f : r.findings)
     if (f.id == id) return &f;

@@ -7,12 +7,6 @@
 using namespace dsls::logs;
 using namespace dsls::logs::testing;
 
-namespace {
-
-LogReport analyzeReal(const std::string& name) { return analyzeText(readFixture("real/" + name)); }
-
-}  // namespace
-
 // --- rich's caller ----------------------------------------------------------------------
 
 TEST_CASE("rich's caller at the end of a log line is the line's source, not its message") {

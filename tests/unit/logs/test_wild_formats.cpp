@@ -8,12 +8,6 @@
 using namespace dsls::logs;
 using namespace dsls::logs::testing;
 
-namespace {
-
-LogReport analyzeReal(const std::string& name) { return analyzeText(readFixture("real/" + name)); }
-
-}  // namespace
-
 // --- the world size from other banners ------------------------------------------------
 
 TEST_CASE("LlamaFactory#163: Accelerate's defaults warning gives the world size (behind stderr: tags)") {

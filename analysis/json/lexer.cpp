@@ -1,9 +1,24 @@
 #include "analysis/json/lexer.h"
 
+#include <optional>
+
 namespace dsls::json {
 namespace {
 
 bool isLineEnd(char c) { return c == '\n' || c == '\r'; }
+
+// The one-byte tokens of JSON's structure.
+std::optional<TokenType> punctuationType(char c) {
+  switch (c) {
+    case '{': return TokenType::LBrace;
+    case '}': return TokenType::RBrace;
+    case '[': return TokenType::LBracket;
+    case ']': return TokenType::RBracket;
+    case ',': return TokenType::Comma;
+    case ':': return TokenType::Colon;
+    default: return std::nullopt;
+  }
+}
 
 }  // namespace
 
@@ -69,33 +84,14 @@ void Lexer::scanInto(std::size_t pos, Token& t) const {
     return;
   }
   t.end = pos + 1;
-  switch (text_[pos]) {
-    case '{':
-      t.type = TokenType::LBrace;
-      break;
-    case '}':
-      t.type = TokenType::RBrace;
-      break;
-    case '[':
-      t.type = TokenType::LBracket;
-      break;
-    case ']':
-      t.type = TokenType::RBracket;
-      break;
-    case ',':
-      t.type = TokenType::Comma;
-      break;
-    case ':':
-      t.type = TokenType::Colon;
-      break;
-    case '"':
-      t.type = TokenType::String;
-      t.end = stringEnd(pos, t);
-      break;
-    default:
-      t.type = TokenType::Word;
-      t.end = wordEnd(pos);
-      break;
+  if (auto punct = punctuationType(text_[pos])) {
+    t.type = *punct;
+  } else if (text_[pos] == '"') {
+    t.type = TokenType::String;
+    t.end = stringEnd(pos, t);
+  } else {
+    t.type = TokenType::Word;
+    t.end = wordEnd(pos);
   }
 }
 

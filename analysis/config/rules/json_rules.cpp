@@ -95,27 +95,24 @@ std::optional<std::string> jsonLoadFails(const RuleContext& ctx, std::string_vie
 }  // namespace
 
 void checkCommentsAndTrailingCommas(const RuleContext& ctx, std::vector<Finding>& out) {
-  auto withLoader = [&](Finding& f, std::string_view what) {
+  // Removing a trailing comma cannot change what is read, so that fix is preferred and safe;
+  // removing a comment deletes what someone wrote, so it is only offered.
+  auto report = [&](const analysis::TextRange& where, std::string_view what, const char* message,
+                    const char* fixTitle, bool safe) {
+    Finding f = makeFinding(RuleId::JsonCommentOrTrailingComma, message, where);
     if (auto fails = jsonLoadFails(ctx, what)) f.severity = Severity::Error, f.message = *fails;
+    f.fixes.push_back({fixTitle, {{where, ""}}, safe, safe});
+    out.push_back(std::move(f));
   };
-  for (const auto& c : ctx.doc.comments) {
-    Finding f = makeFinding(RuleId::JsonCommentOrTrailingComma,
-                            "comment: DeepSpeed's loader accepts it, but HF Trainer and Accelerate read the file with "
-                            "json.load, which fails on comments",
-                            c);
-    withLoader(f, "comment");
-    f.fixes.push_back({"Remove the comment", {{c, ""}}, false, false});
-    out.push_back(std::move(f));
-  }
-  for (const auto& t : ctx.doc.trailingCommas) {
-    Finding f = makeFinding(RuleId::JsonCommentOrTrailingComma,
-                            "trailing comma: DeepSpeed's loader accepts it, but json.load (HF Trainer, Accelerate) "
-                            "fails on it",
-                            t);
-    withLoader(f, "trailing comma");
-    f.fixes.push_back({"Remove the trailing comma", {{t, ""}}, true, true});
-    out.push_back(std::move(f));
-  }
+  for (const auto& c : ctx.doc.comments)
+    report(c, "comment",
+           "comment: DeepSpeed's loader accepts it, but HF Trainer and Accelerate read the file with json.load, "
+           "which fails on comments",
+           "Remove the comment", false);
+  for (const auto& t : ctx.doc.trailingCommas)
+    report(t, "trailing comma",
+           "trailing comma: DeepSpeed's loader accepts it, but json.load (HF Trainer, Accelerate) fails on it",
+           "Remove the trailing comma", true);
 }
 
 void checkDuplicateKeys(const RuleContext& ctx, std::vector<Finding>& out) {

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The .vsix packaged from a clean clone: nothing compiled beforehand, so packaging must build the
-# extension itself (vscode:prepublish). The npm packages come from npm's cache (no network).
+# extension itself (vscode:prepublish). The npm packages are the source tree's, installed as the
+# editor tests install them, and linked into the clone file by file (npm list rejects a linked folder).
 # Usage: run-clean-clone-vsix.sh <source tree> <dsls binary> <work folder>
 set -euo pipefail
 src=$1 dsls=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
 git clone --quiet --no-hardlinks "$src" "$work/clone"
 ext="$work/clone/editors/vscode"
-bash "$src/tests/editors/lib/npm-ci.sh" "$ext" --ignore-scripts --offline
+bash "$src/tests/editors/lib/npm-ci.sh" "$src/editors/vscode" --ignore-scripts
+cp -al "$src/editors/vscode/node_modules" "$ext/node_modules" 2>/dev/null ||
+  cp -a "$src/editors/vscode/node_modules" "$ext/node_modules"
 if [[ -e $ext/out/src/extension.js ]]; then
   echo "FAIL: the clean clone already has out/src/extension.js" >&2; exit 1
 fi

@@ -16,8 +16,9 @@ if [[ -e $ext/out/src/extension.js ]]; then
 fi
 bash "$ext/scripts/package-vsix.sh" "$dsls" "$work/dsls.vsix" >"$work/package-vsix.log" 2>&1 || {
   cat "$work/package-vsix.log" >&2; echo "FAIL: the .vsix cannot be packaged from a clean clone" >&2; exit 1; }
+listing=$(unzip -l "$work/dsls.vsix")
 for entry in extension/out/src/extension.js extension/LICENSE.txt; do
-  if ! unzip -l "$work/dsls.vsix" | grep -q " $entry\$"; then
+  if ! grep -q " $entry\$" <<<"$listing"; then
     echo "FAIL: $entry is not in the .vsix" >&2; exit 1
   fi
 done

@@ -18,10 +18,12 @@ namespace {
 Json diagnoseFolderOnDisk(const std::string& folder, const analysis::Settings& base,
                           const std::vector<std::string>& roots) {
   std::string error;
-  std::vector<analysis::RunFolderJob> jobs = workspace::findJobs(folder, error);
+  std::vector<std::pair<std::string, std::string>> notRead;
+  std::vector<analysis::RunFolderJob> jobs = workspace::findJobs(folder, error, notRead);
   if (!error.empty()) throw std::invalid_argument(error);
   const analysis::Settings settings = workspace::settingsForFile(folder + "/run.log", base, roots);
   Json out{{"folder", folder}, {"jobs", Json::array()}, {"errors", Json::array()}};
+  for (const auto& [path, message] : notRead) out["errors"].push_back({{"path", path}, {"message", message}});
   for (const auto& job : jobs) {
     workspace::JobRead read = workspace::readJob(job, settings);
     for (const auto& [path, message] : read.errors) out["errors"].push_back({{"path", path}, {"message", message}});

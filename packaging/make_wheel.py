@@ -31,7 +31,9 @@ def metadata(version, readme):
         f"Name: {NAME}\n"
         f"Version: {version}\n"
         f"Summary: {SUMMARY}\n"
+        "License: Apache-2.0\n"
         "Requires-Python: >=3.7\n"
+        "Classifier: License :: OSI Approved :: Apache Software License\n"
         "Classifier: Environment :: Console\n"
         "Classifier: Operating System :: POSIX :: Linux\n"
         "Classifier: Programming Language :: C++\n"
@@ -65,6 +67,8 @@ def build(args):
         sys.exit(f"make_wheel: {args.binary} is not an ELF executable")
     with open(args.readme, encoding="utf-8") as f:
         readme = f.read()
+    with open(args.license, "rb") as f:
+        license_text = f.read()
     tag = f"py3-none-manylinux_2_17_{args.arch}"
     dist_info = f"{NAME}-{args.version}.dist-info"
     path = os.path.join(args.outdir, f"{NAME}-{args.version}-{tag}.whl")
@@ -74,6 +78,7 @@ def build(args):
         add(archive, records, f"{NAME}-{args.version}.data/scripts/{NAME}", binary, 0o755)
         add(archive, records, f"{dist_info}/METADATA", metadata(args.version, readme).encode())
         add(archive, records, f"{dist_info}/WHEEL", wheel_file(tag).encode())
+        add(archive, records, f"{dist_info}/LICENSE", license_text)
         records.append(f"{dist_info}/RECORD,,")
         add_record = zipfile.ZipInfo(f"{dist_info}/RECORD", date_time=ZIP_DATE)
         add_record.external_attr = (0o100000 | 0o644) << 16
@@ -87,6 +92,7 @@ def main():
     parser.add_argument("--version", required=True)
     parser.add_argument("--arch", required=True, choices=["x86_64", "aarch64"])
     parser.add_argument("--readme", required=True)
+    parser.add_argument("--license", required=True)
     parser.add_argument("outdir")
     build(parser.parse_args())
 

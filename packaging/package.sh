@@ -63,7 +63,8 @@ cp "$build/packages/dsls_${version}_$debarch.deb" "$out/"
 
 echo "== wheel"
 python3 "$repo/packaging/make_wheel.py" --binary "$asset" --version "$version" --arch "$arch" \
-  --readme "$repo/README.md" "$out" >/dev/null
+  --readme "$repo/README.md" \
+  --license "$repo/LICENSE" "$out" >/dev/null
 
 echo "== .vsix"
 if bash "$repo/tests/editors/lib/npm-ci.sh" "$repo/editors/vscode" --ignore-scripts; then

@@ -48,5 +48,11 @@ export DEBIAN_FRONTEND=noninteractive
 if [[ $profile == aarch64 ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
   $sudo dpkg --add-architecture arm64
 fi
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+# A fresh cloud machine runs its unattended upgrades at boot: wait for their dpkg lock.
+lock_wait=600
+apt=(apt-get -o DPkg::Lock::Timeout=$lock_wait)
+if ! command -v fuser >/dev/null 2>&1 || $sudo fuser /var/lib/dpkg/lock-frontend /var/lib/apt/lists/lock >/dev/null 2>&1; then
+  echo "install-deps: another apt run holds the dpkg lock; waiting for it (up to $lock_wait s)" >&2
+fi
+$sudo "${apt[@]}" update -qq
+$sudo "${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" >&2

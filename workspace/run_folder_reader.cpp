@@ -194,7 +194,9 @@ JobRead readJob(const analysis::RunFolderJob& job, const analysis::Settings& set
   return out;
 }
 
-std::vector<analysis::RunFolderJob> findJobs(const std::string& folder, std::string& error) {
+std::vector<analysis::RunFolderJob> findJobs(const std::string& folder, std::string& error,
+                                             std::vector<std::pair<std::string, std::string>>& notRead,
+                                             std::size_t maxFiles) {
   namespace fs = std::filesystem;
   std::vector<std::string> paths;
   std::error_code ec;
@@ -207,14 +209,27 @@ std::vector<analysis::RunFolderJob> findJobs(const std::string& folder, std::str
     error = "cannot read " + folder + ": " + ec.message();
     return {};
   }
-  for (; it != end && paths.size() < kMaxFolderFiles; it.increment(ec)) {
-    if (ec) break;
+  for (; it != end; it.increment(ec)) {
+    if (ec) {
+      notRead.emplace_back(folder, "not read past " + (paths.empty() ? folder : paths.back()) + ": " + ec.message());
+      break;
+    }
     const fs::directory_entry& entry = *it;
-    if (entry.is_directory(ec) && !entry.is_symlink(ec)) {
+    std::error_code typeError;
+    if (entry.is_directory(typeError) && !entry.is_symlink(typeError)) {
       if (skippedFolder(entry.path().filename().string())) it.disable_recursion_pending();
       continue;
     }
-    if (entry.is_regular_file(ec)) paths.push_back(entry.path().generic_string());
+    if (!entry.is_regular_file(typeError)) {
+      if (typeError) notRead.emplace_back(entry.path().generic_string(), "not read: " + typeError.message());
+      continue;
+    }
+    if (paths.size() == maxFiles) {
+      notRead.emplace_back(folder, "not read past " + paths.back() + ": the walk stops at " +
+                                       std::to_string(maxFiles) + " files");
+      break;
+    }
+    paths.push_back(entry.path().generic_string());
   }
   std::sort(paths.begin(), paths.end());
   return analysis::recogniseJobs(paths);

@@ -79,8 +79,12 @@ struct JobRead {
 JobRead readJob(const analysis::RunFolderJob& job, const analysis::Settings& settings);
 
 // The jobs among the files under `folder` (walked without following symlinks; hidden, VCS and
-// dependency folders skipped; at most kMaxFolderFiles files). Paths are `folder` + "/" + relative.
+// dependency folders skipped; at most `maxFiles` files). Paths are `folder` + "/" + relative.
+// What the walk could not read (a broken link, a folder it could not list, the files past the
+// limit) is in `notRead`: path, message; the jobs may then lack some rank files.
 inline constexpr std::size_t kMaxFolderFiles = 100000;
-std::vector<analysis::RunFolderJob> findJobs(const std::string& folder, std::string& error);
+std::vector<analysis::RunFolderJob> findJobs(const std::string& folder, std::string& error,
+                                             std::vector<std::pair<std::string, std::string>>& notRead,
+                                             std::size_t maxFiles = kMaxFolderFiles);
 
 }  // namespace dsls::workspace

@@ -112,6 +112,18 @@ std::optional<int> nodeFolder(std::string_view name) {
   return parseNumber(name);
 }
 
+// torchrun's agent makes its run folder with tempfile.mkdtemp(prefix=f"{run_id}_"): the run id,
+// '_' and eight characters of [a-z0-9_]. Another name is taken whole as the run id.
+std::string_view runId(std::string_view runFolder) {
+  constexpr std::size_t kSuffix = 8;
+  if (runFolder.size() <= kSuffix + 1 || runFolder[runFolder.size() - kSuffix - 1] != '_') return runFolder;
+  const std::string_view suffix = runFolder.substr(runFolder.size() - kSuffix);
+  const bool random = std::all_of(suffix.begin(), suffix.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+  return random ? runFolder.substr(0, runFolder.size() - kSuffix - 1) : runFolder;
+}
+
 // ".../attempt_<k>/<local_rank>/<stdout.log|stderr.log|error.json>".
 std::optional<TorchrunPath> torchrunPath(std::string_view path) {
   const SplitPath file = splitPath(path);
@@ -128,21 +140,23 @@ std::optional<TorchrunPath> torchrunPath(std::string_view path) {
   out.attempt = *attempt;
   out.localRank = *localRank;
   out.role = *role;
-  // A node folder above the run gives the group rank; the group key leaves it out.
+  // A node folder above the run gives the group rank; the group key leaves it out, and keeps
+  // of the run folder below it only the run id (each node's agent adds its own random suffix).
   std::string_view rest = attemptDir.dir;
   std::string key;
   while (!rest.empty()) {
     const std::size_t slash = rest.find('/');
     const std::string_view part = rest.substr(0, slash);
+    const bool runFolder = slash == std::string_view::npos;
     if (auto n = nodeFolder(part); n && !out.node) {
       out.node = n;
       key += "node*/";
     } else if (!out.node) {
       key += std::string(part) + "/";
     } else {
-      key += "*/";  // each node's agent names its run folder itself
+      key += runFolder ? std::string(runId(part)) + "_*/" : std::string("*/");
     }
-    if (slash == std::string_view::npos) break;
+    if (runFolder) break;
     rest.remove_prefix(slash + 1);
   }
   out.groupKey = key + "attempt_" + std::to_string(*attempt);
@@ -178,12 +192,24 @@ void assignGlobalRanks(std::vector<std::pair<TorchrunPath, std::string>>& files,
   job.root = oneRunFolder ? files.front().first.runDir : std::string();
 }
 
+// Each node's folders join one job when every node holds one run folder of the run id; a node
+// with two (a rerun with the same run id) cannot be paired with the others' runs.
+bool oneRunFolderPerNode(const std::vector<std::pair<TorchrunPath, std::string>>& files) {
+  std::map<int, std::string_view> runByNode;
+  for (const auto& [p, path] : files) {
+    if (!p.node) return false;
+    const auto [it, added] = runByNode.emplace(*p.node, p.runDir);
+    if (!added && it->second != p.runDir) return false;
+  }
+  return true;
+}
+
 void torchrunJobs(std::map<std::string, std::vector<std::pair<TorchrunPath, std::string>>>& groups,
                   std::vector<RunFolderJob>& out) {
   for (auto& [key, files] : groups) {
-    // Several run folders without node folders: one job per run folder (each node's own).
+    // Otherwise one job per run folder: a node's own, named by its folder, with its own ranks.
     std::map<std::string, std::vector<std::pair<TorchrunPath, std::string>>> byRun;
-    const bool nodesKnown = std::all_of(files.begin(), files.end(), [](const auto& f) { return f.first.node.has_value(); });
+    const bool nodesKnown = oneRunFolderPerNode(files);
     for (auto& f : files) byRun[nodesKnown ? std::string() : f.first.runDir].push_back(std::move(f));
     for (auto& [run, members] : byRun) {
       RunFolderJob job;

@@ -14,6 +14,7 @@ if [[ -z $target ]]; then
 fi
 cd "$(dirname "$0")/.."
 node scripts/bundle-server.js "$dsls"
+cp ../../LICENSE LICENSE  # the project's licence, which vsce puts in the package
 mkdir -p "$(dirname "$out")"
 rm -f "$out"
-npx --no-install vsce package --target "$target" --skip-license --allow-missing-repository --out "$out"
+npx --no-install vsce package --target "$target" --allow-missing-repository --out "$out"

@@ -147,9 +147,13 @@ TEST_CASE("torchrun's --log-dir tree: local ranks from the folders, error.json a
 }
 
 TEST_CASE("torchrun trees under node folders give global ranks: group rank * local ranks + local rank") {
-  auto jobs = analysis::recogniseJobs({"n/node0/ab_1/attempt_0/0/stderr.log", "n/node0/ab_1/attempt_0/1/stderr.log",
-                                       "n/node1/ab_2/attempt_0/0/stderr.log", "n/node1/ab_2/attempt_0/1/stderr.log"});
+  // Each node's agent makes its run folder "<run id>_<8 random characters>".
+  auto jobs = analysis::recogniseJobs({"n/node0/ab_1k2j3h4g/attempt_0/0/stderr.log",
+                                       "n/node0/ab_1k2j3h4g/attempt_0/1/stderr.log",
+                                       "n/node1/ab_x9y8z7w_/attempt_0/0/stderr.log",
+                                       "n/node1/ab_x9y8z7w_/attempt_0/1/stderr.log"});
   REQUIRE(jobs.size() == 1);
+  CHECK(jobs[0].name == "n/node*/ab_*/attempt_0");
   CHECK(ranksOf(jobs[0]) == std::vector<int>{0, 1, 2, 3});
   CHECK_FALSE(jobs[0].files[3].localRank);
   CHECK(jobs[0].files[3].node == 1);
@@ -157,6 +161,32 @@ TEST_CASE("torchrun trees under node folders give global ranks: group rank * loc
   auto unknown = analysis::recogniseJobs({"n/ab_1/attempt_0/0/stderr.log", "n/ab_2/attempt_0/0/stderr.log"});
   REQUIRE(unknown.size() == 2);
   CHECK(unknown[0].files[0].localRank);
+}
+
+TEST_CASE("reruns into one torchrun --log-dir under node folders: the run id is part of the job") {
+  // Two runs (run ids "a1" and "b2") of two nodes each: two jobs, not one of eight files.
+  auto jobs = analysis::recogniseJobs(
+      {"n/node0/a1_0q9w8e7r/attempt_0/0/stderr.log", "n/node0/a1_0q9w8e7r/attempt_0/1/stderr.log",
+       "n/node1/a1_5t6y7u8i/attempt_0/0/stderr.log", "n/node1/a1_5t6y7u8i/attempt_0/1/stderr.log",
+       "n/node0/b2_zx_cv_bn/attempt_0/0/stderr.log", "n/node0/b2_zx_cv_bn/attempt_0/1/stderr.log",
+       "n/node1/b2_mmnnbbvv/attempt_0/0/stderr.log", "n/node1/b2_mmnnbbvv/attempt_0/1/stderr.log"});
+  REQUIRE(jobs.size() == 2);
+  CHECK(jobs[0].name == "n/node*/a1_*/attempt_0");
+  CHECK(jobs[1].name == "n/node*/b2_*/attempt_0");
+  for (const auto& job : jobs) {
+    CHECK(ranksOf(job) == std::vector<int>{0, 1, 2, 3});
+    CHECK(job.files.size() == 4);
+  }
+  // A rerun with the same run id: node 0 holds two run folders that cannot be paired with node 1's,
+  // so each run folder is a job of its own, named by its folder, with its node's global ranks.
+  auto same = analysis::recogniseJobs(
+      {"n/node0/r_aaaaaaaa/attempt_0/0/stderr.log", "n/node0/r_bbbbbbbb/attempt_0/0/stderr.log",
+       "n/node1/r_cccccccc/attempt_0/0/stderr.log"});
+  REQUIRE(same.size() == 3);
+  CHECK(same[0].name == "r_aaaaaaaa/attempt_0");
+  CHECK(same[0].root == "n/node0/r_aaaaaaaa");
+  CHECK(same[2].root == "n/node1/r_cccccccc");
+  CHECK(ranksOf(same[2]) == std::vector<int>{1});
 }
 
 TEST_CASE("the job's initiating rank comes from the timestamps across files, not the file order") {

@@ -87,10 +87,17 @@ void Server::runBackgroundJob(std::string title, std::optional<Json> workDoneTok
     std::optional<ErrorCode> code;
     std::string failure;
     try {
-      cancel.throwIfRequested();  // cancelled while it waited for the lane
-      result = work(cancel, onProgress);
+      if (cancel.requested()) {
+        log_.debug("{} was cancelled before it started", title);
+        throw analysis::Cancelled();
+      }
+      try {
+        result = work(cancel, onProgress);
+      } catch (const analysis::Cancelled&) {
+        log_.info("{} stopped: the request was cancelled", title);
+        throw;
+      }
     } catch (const analysis::Cancelled&) {
-      log_.info("{} stopped: the request was cancelled", title);
       code = ErrorCode::RequestCancelled;
       failure = "request cancelled";
     } catch (const std::invalid_argument& e) {

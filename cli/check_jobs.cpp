@@ -3,9 +3,39 @@
 #include "analysis/facade/log_document.h"
 #include "workspace/run_folder_reader.h"
 
+#include <cstdio>
+#include <filesystem>
 #include <set>
+#include <unistd.h>
 
 namespace dsls::cli {
+namespace {
+
+// A run folder this large takes a minute or more to read: say how far it got.
+constexpr std::uintmax_t kProgressBytes = std::uintmax_t{256} << 20;
+
+// "dsls: reading ROOT: 42%" rewritten in place on stderr, for a large job read at a terminal
+// (never in pipes or CI logs); an empty function otherwise.
+analysis::JobProgress progressLine(const analysis::RunFolderJob& job, const CheckOptions& options, bool& shown) {
+  if (!options.progress || ::isatty(STDERR_FILENO) != 1) return {};
+  std::uintmax_t bytes = 0;
+  for (const auto& f : job.files) {
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(f.path, ec);
+    if (!ec) bytes += size;
+  }
+  if (bytes < kProgressBytes) return {};
+  return [&shown, root = job.root.empty() ? std::string(".") : job.root, last = -1](double share) mutable {
+    const int percentage = static_cast<int>(share * 100.0);
+    if (percentage == last) return;
+    last = percentage;
+    shown = true;
+    std::fprintf(stderr, "\rdsls: reading %s: %d%%", root.c_str(), percentage);
+    std::fflush(stderr);
+  };
+}
+
+}  // namespace
 
 std::vector<analysis::RunFolderJob> takeJobs(InputList& inputs) {
   std::vector<std::string> found, named;
@@ -36,7 +66,10 @@ JobOutcome checkJob(const analysis::RunFolderJob& job, CheckContext& context) {
     return out;
   }
 
-  workspace::JobRead read = workspace::readJob(job, resolved.settings);
+  bool progressShown = false;
+  workspace::JobRead read =
+      workspace::readJob(job, resolved.settings, {}, progressLine(job, options, progressShown));
+  if (progressShown) std::fputs("\r\033[K", stderr);  // the line goes before the report is printed
   out.errors = std::move(read.errors);
   if (!read.job) return out;
   std::shared_ptr<analysis::JobReport> report = std::move(read.job);

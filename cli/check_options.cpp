@@ -35,6 +35,8 @@ const char* const kCheckUsage =
     "  --stdin-filename NAME      the name to use for standard input ('-')\n"
     "  --isolated                 ignore pyproject.toml [tool.dsls] and version pins\n"
     "  --no-log-report            text and json: leave out the report that follows each log's findings\n"
+    "  --no-progress              no progress line on stderr while a run folder of 256 MB or more is read\n"
+    "                             (shown only when stderr is a terminal)\n"
     "  --color WHEN               auto (default: only on a terminal, never with NO_COLOR), always, never\n"
     "  --rule-docs-url URL        base of the rule pages linked from SARIF (default: the shipped docs)\n"
     "\n"
@@ -245,6 +247,10 @@ std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std:
     }
     if (a == "--no-log-report") {
       o.logReport = false;
+      continue;
+    }
+    if (a == "--no-progress") {
+      o.progress = false;
       continue;
     }
     if (auto f = flags.find(a); f != flags.end()) {

@@ -25,6 +25,7 @@ struct CheckOptions {
   bool diff = false;
   bool isolated = false;       // read no pyproject.toml and no version pins
   bool logReport = true;       // text/json: include the log report of each log
+  bool progress = true;        // --no-progress: no progress line on stderr for large run folders
   analysis::Settings base;     // versions, world size, launcher from flags
   workspace::RuleSelection rules;  // --select / --ignore
   analysis::Severity failOn = analysis::Severity::Warning;

@@ -35,12 +35,14 @@ class Server::ReplyState {
     server_.log_.debug("{} answered in {} us", method_, us.count());
   }
   const Json& id() const { return id_; }
+  const std::shared_ptr<std::atomic<bool>>& cancelFlag() const { return cancel_; }
 
  private:
   Server& server_;
   Json id_;
   std::string method_;
   bool done_ = false;
+  std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
   std::chrono::steady_clock::time_point started_;
 };
 
@@ -52,6 +54,10 @@ void Server::Reply::error(ErrorCode code, std::string_view message) const {
 
 bool Server::Reply::done() const { return state_->done(); }
 
+analysis::Cancellation Server::Reply::cancellation() const { return analysis::Cancellation(state_->cancelFlag()); }
+
+void Server::Reply::cancel() const { state_->cancelFlag()->store(true, std::memory_order_relaxed); }
+
 // ---- construction and the loop ----------------------------------------------------------
 
 Server::Server(Transport& transport, Logger& log, ServerOptions options)
@@ -59,14 +65,14 @@ Server::Server(Transport& transport, Logger& log, ServerOptions options)
       log_(log),
       options_(options),
       strand_(boost::asio::make_strand(io_)),
-      pool_(static_cast<std::size_t>(std::max(1, options.analysisThreads))) {
+      scheduler_(options.analysisThreads, options.backgroundThreads) {
   bindHandlers();
 }
 
 Server::~Server() {
   exiting_ = true;
   log_.setMirror(nullptr);
-  pool_.join();
+  scheduler_.join();
 }
 
 int Server::run() {
@@ -97,7 +103,11 @@ void Server::finish(int code) {
   std::vector<std::shared_ptr<ReplyState>> open;
   for (auto& [id, weak] : pending_)
     if (auto state = weak.lock(); state && !state->done()) open.push_back(state);
-  for (auto& state : open) Reply(state).error(ErrorCode::RequestFailed, "the server is exiting");
+  // Long jobs stop too, so the process does not wait for them to end.
+  for (auto& state : open) {
+    Reply(state).cancel();
+    Reply(state).error(ErrorCode::RequestFailed, "the server is exiting");
+  }
   exitCode_ = code;
   exiting_ = true;
   log_.setMirror(nullptr);
@@ -207,8 +217,10 @@ void Server::onCancelRequest(const Json& params) {
   if (!params.is_object() || !params.contains("id")) return;
   auto it = pending_.find(params["id"].dump());
   if (it == pending_.end()) return;  // already answered: nothing to do
-  if (auto state = it->second.lock(); state && !state->done())
+  if (auto state = it->second.lock(); state && !state->done()) {
+    Reply(state).cancel();  // the work behind it stops too
     Reply(state).error(ErrorCode::RequestCancelled, "request cancelled");
+  }
   pending_.erase(params["id"].dump());
 }
 

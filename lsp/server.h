@@ -1,14 +1,17 @@
-// The language server: owns all state on one strand, runs analyses on a small pool,
+// The language server: owns all state on one strand, runs work on two lanes of threads,
 // and talks to the client through a Transport.
 //
 // Threads: the transport's reader posts each message to the strand; every handler,
-// the document store and the reply bookkeeping run on the strand only; analyses run
-// on `pool_` and post their results back. Nothing here needs a lock.
+// the document store and the reply bookkeeping run on the strand only; document analyses
+// run on the scheduler's interactive lane, folder and text diagnoses on its background lane
+// (lsp/scheduler.h), and post their results back. Nothing here needs a lock.
 #pragma once
 
+#include "analysis/core/cancel.h"
 #include "analysis/facade/document_analysis.h"
 #include "lsp/document.h"
 #include "lsp/logger.h"
+#include "lsp/scheduler.h"
 #include "lsp/transport.h"
 #include "protocol/jsonrpc.h"
 #include "protocol/lsp_types.h"
@@ -17,7 +20,6 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
-#include <boost/asio/thread_pool.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -36,6 +38,7 @@ struct Conversion;
 struct ServerOptions {
   std::chrono::milliseconds debounce{50};
   int analysisThreads = 2;
+  int backgroundThreads = 1;  // folder and text diagnoses, one at a time by default
 };
 
 class Server {
@@ -55,6 +58,9 @@ class Server {
     void operator()(Json result) const;
     void error(protocol::ErrorCode code, std::string_view message) const;
     bool done() const;
+    // Set by $/cancelRequest (or the end of the session): the work behind the reply stops.
+    analysis::Cancellation cancellation() const;
+    void cancel() const;
 
    private:
     std::shared_ptr<ReplyState> state_;
@@ -171,8 +177,20 @@ class Server {
   Json documentSymbols(const FeatureContext&, const protocol::DocumentParams&) const;
   Json documentLinks(const FeatureContext&, const protocol::DocumentParams&) const;
   void onExecuteCommand(const protocol::ExecuteCommandParams& params, Reply reply);
-  void diagnoseText(std::string text, Reply reply);
-  void diagnoseFolder(const std::string& uri, Reply reply);  // server_folder.cpp
+  void diagnoseText(std::string text, std::optional<Json> workDoneToken, Reply reply);
+  void diagnoseFolder(const std::string& uri, std::optional<Json> workDoneToken, Reply reply);  // server_folder.cpp
+
+  // Long jobs on the background lane (server_jobs.cpp): cancellable by $/cancelRequest and,
+  // where the client shows work-done progress, by its cancel button.
+  // `share` is how much of the job is done (0..1); `message` says what it is doing.
+  using JobProgress = std::function<void(double share, const std::string& message)>;
+  using JobWork = std::function<Json(const analysis::Cancellation&, const JobProgress&)>;
+  struct WorkDone;
+  void runBackgroundJob(std::string title, std::optional<Json> workDoneToken, Reply reply, JobWork work);
+  std::shared_ptr<WorkDone> beginWorkDone(const std::string& title, std::optional<Json> token, const Reply& reply);
+  void reportWorkDone(WorkDone& progress, int percentage, const std::string& message);
+  void endWorkDone(WorkDone& progress, const std::string& message);
+  void onWorkDoneProgressCancel(const Json& params);
   void applyEdit(const Json& edit, Reply reply);
 
   Transport& transport_;
@@ -180,7 +198,7 @@ class Server {
   ServerOptions options_;
   boost::asio::io_context io_;
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
-  boost::asio::thread_pool pool_;
+  Scheduler scheduler_;
   boost::asio::steady_timer trimTimer_{io_};
 
   enum class Phase { Uninitialized, Initialized, ShuttingDown } phase_ = Phase::Uninitialized;
@@ -201,6 +219,8 @@ class Server {
   std::map<long long, std::function<void(const Json&, const Json&)>> outgoing_;
   std::optional<Reply> shutdownReply_;  // held until earlier requests are answered
   long long nextOutgoingId_ = 1;
+  std::map<std::string, std::shared_ptr<WorkDone>> workDone_;  // shown progress, by serialised token
+  long long nextWorkDoneToken_ = 1;
 
   std::unordered_map<std::string, RequestHandler> requests_;
   std::unordered_map<std::string, NotificationHandler> notifications_;

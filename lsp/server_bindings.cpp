@@ -91,6 +91,7 @@ void Server::bindHandlers() {
   bindNotification<Json>("initialized", &Server::onInitialized);
   bindNotification<Json>("exit", &Server::onExit);
   bindNotification<Json>("$/cancelRequest", &Server::onCancelRequest);
+  bindNotification<Json>("window/workDoneProgress/cancel", &Server::onWorkDoneProgressCancel);
   notifications_["$/setTrace"] = [](const Json&) {};  // dsls has one log level, set on the command line
   bindNotification<Json>("workspace/didChangeConfiguration", &Server::onDidChangeConfiguration);
   bindNotification<Json>("workspace/didChangeWatchedFiles", &Server::onDidChangeWatchedFiles);

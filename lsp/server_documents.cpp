@@ -1,4 +1,4 @@
-// Document sync, debounced analysis on the pool, and diagnostics (push and pull).
+// Document sync, debounced analysis on the interactive lane, and diagnostics (push and pull).
 #include "analysis/facade/cross_links.h"
 #include "analysis/facade/features.h"
 #include "lsp/server.h"
@@ -108,9 +108,9 @@ void Server::startAnalysis(const std::string& uri) {
   if (od->analysisGeneration == generation || od->inFlightGeneration == generation) return;
   od->inFlightGeneration = generation;
   od->inFlightCancel = std::make_shared<std::atomic<bool>>(false);
-  // The pool gets a snapshot of every input; the strand keeps ownership of the live document.
+  // The interactive lane gets a snapshot of every input; the strand keeps ownership of the live document.
   // The last analysis goes too: an edit inside one value of a ds_config reuses its parse.
-  boost::asio::post(pool_, [this, uri, generation, language = od->doc->languageId(), text = od->doc->sharedText(),
+  scheduler_.post(Lane::Interactive, [this, uri, generation, language = od->doc->languageId(), text = od->doc->sharedText(),
                             previous = od->analysis, settings = settings_, roots = workspaceRoots_,
                             cancel = analysis::Cancellation(od->inFlightCancel)]() mutable {
     std::shared_ptr<const analysis::DocumentAnalysis> result;

@@ -92,11 +92,11 @@ Json Server::documentDiagnostic(const FeatureContext& ctx, const protocol::Docum
 void Server::onExecuteCommand(const protocol::ExecuteCommandParams& params, Reply reply) {
   if (params.command == "dsls.diagnoseText") {
     protocol::ParamReader args(params.arguments, "params.arguments");
-    return diagnoseText(args.element(0).field("text").string(), std::move(reply));
+    return diagnoseText(args.element(0).field("text").string(), params.workDoneToken, std::move(reply));
   }
   if (params.command == "dsls.diagnoseFolder") {
     protocol::ParamReader args(params.arguments, "params.arguments");
-    return diagnoseFolder(args.element(0).field("uri").string(), std::move(reply));
+    return diagnoseFolder(args.element(0).field("uri").string(), params.workDoneToken, std::move(reply));
   }
   if (params.command == kApplyEditCommand) {
     protocol::ParamReader args(params.arguments, "params.arguments");
@@ -107,26 +107,15 @@ void Server::onExecuteCommand(const protocol::ExecuteCommandParams& params, Repl
   reply.error(ErrorCode::InvalidParams, "unknown command " + params.command);
 }
 
-void Server::diagnoseText(std::string text, Reply reply) {
-  // Pasted logs can be large: analyse on the pool, answer on the strand.
+void Server::diagnoseText(std::string text, std::optional<Json> workDoneToken, Reply reply) {
+  // Pasted logs can be large: analysed on the background lane.
   // A selection has no file: the editor's settings and the workspace's pins name the versions.
-  boost::asio::post(pool_, [this, reply = std::move(reply), text = std::move(text), settings = settings_,
-                            roots = workspaceRoots_]() mutable {
-    Json result;
-    std::string failure;
-    try {
-      workspace::detectWorkspaceVersions(roots, settings);
-      result = analysis::diagnoseText(text, settings);
-    } catch (const std::exception& e) {
-      failure = e.what();
-    }
-    // The reply moves to the strand so its bookkeeping is only ever touched there.
-    boost::asio::post(strand_, [this, reply = std::move(reply), result = std::move(result), failure] {
-      if (exiting_ || reply.done()) return;
-      if (!failure.empty()) return reply.error(ErrorCode::InternalError, "diagnosis failed: " + failure);
-      reply(result);
-    });
-  });
+  runBackgroundJob("dsls.diagnoseText", std::move(workDoneToken), std::move(reply),
+                   [text = std::move(text), settings = settings_, roots = workspaceRoots_](
+                       const analysis::Cancellation& cancel, const JobProgress&) mutable {
+                     workspace::detectWorkspaceVersions(roots, settings);
+                     return analysis::diagnoseText(text, settings, cancel);
+                   });
 }
 
 void Server::applyEdit(const Json& edit, Reply reply) {

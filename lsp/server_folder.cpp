@@ -1,12 +1,10 @@
 // The command dsls.diagnoseFolder: a folder URI in; the per-rank logs found there analysed as
-// one job each (workspace/run_folder_reader.h), on the pool; the jobs' reports out.
+// one job each (workspace/run_folder_reader.h), on the background lane; the jobs' reports out.
 #include "analysis/facade/log_job.h"
 #include "lsp/server.h"
 #include "protocol/uri.h"
 #include "workspace/project_settings.h"
 #include "workspace/run_folder_reader.h"
-
-#include <boost/asio/post.hpp>
 
 namespace dsls::lsp {
 
@@ -16,7 +14,8 @@ namespace {
 
 // {"folder", "jobs": [job JSON + "markdown"], "errors": [{"path", "message"}], "message"}.
 Json diagnoseFolderOnDisk(const std::string& folder, const analysis::Settings& base,
-                          const std::vector<std::string>& roots) {
+                          const std::vector<std::string>& roots, const analysis::Cancellation& cancel,
+                          const std::function<void(double, const std::string&)>& progress) {
   std::string error;
   std::vector<std::pair<std::string, std::string>> notRead;
   std::vector<analysis::RunFolderJob> jobs = workspace::findJobs(folder, error, notRead);
@@ -24,8 +23,11 @@ Json diagnoseFolderOnDisk(const std::string& folder, const analysis::Settings& b
   const analysis::Settings settings = workspace::settingsForFile(folder + "/run.log", base, roots);
   Json out{{"folder", folder}, {"jobs", Json::array()}, {"errors", Json::array()}};
   for (const auto& [path, message] : notRead) out["errors"].push_back({{"path", path}, {"message", message}});
-  for (const auto& job : jobs) {
-    workspace::JobRead read = workspace::readJob(job, settings);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const auto& job = jobs[i];
+    const std::string doing = "job " + std::to_string(i + 1) + " of " + std::to_string(jobs.size()) + ": " + job.name;
+    auto jobProgress = [&](double share) { progress((static_cast<double>(i) + share) / static_cast<double>(jobs.size()), doing); };
+    workspace::JobRead read = workspace::readJob(job, settings, cancel, jobProgress);
     for (const auto& [path, message] : read.errors) out["errors"].push_back({{"path", path}, {"message", message}});
     if (!read.job) continue;
     Json j = analysis::jobJson(*read.job);
@@ -41,29 +43,14 @@ Json diagnoseFolderOnDisk(const std::string& folder, const analysis::Settings& b
 
 }  // namespace
 
-void Server::diagnoseFolder(const std::string& uri, Reply reply) {
+void Server::diagnoseFolder(const std::string& uri, std::optional<Json> workDoneToken, Reply reply) {
   auto folder = protocol::uriToPath(uri);
   if (!folder) return reply.error(ErrorCode::InvalidParams, "not a file URI: " + uri);
-  boost::asio::post(pool_, [this, reply = std::move(reply), folder = *folder, base = settings_,
-                            roots = workspaceRoots_]() mutable {
-    Json result;
-    std::string failure;
-    bool badFolder = false;
-    try {
-      result = diagnoseFolderOnDisk(folder, base, roots);
-    } catch (const std::invalid_argument& e) {
-      failure = e.what();
-      badFolder = true;
-    } catch (const std::exception& e) {
-      failure = e.what();
-    }
-    boost::asio::post(strand_, [this, reply = std::move(reply), result = std::move(result), failure, badFolder] {
-      if (exiting_ || reply.done()) return;
-      if (badFolder) return reply.error(ErrorCode::InvalidParams, failure);
-      if (!failure.empty()) return reply.error(ErrorCode::InternalError, "diagnosis failed: " + failure);
-      reply(result);
-    });
-  });
+  runBackgroundJob("dsls.diagnoseFolder", std::move(workDoneToken), std::move(reply),
+                   [folder = *folder, base = settings_, roots = workspaceRoots_](
+                       const analysis::Cancellation& cancel, const JobProgress& progress) {
+                     return diagnoseFolderOnDisk(folder, base, roots, cancel, progress);
+                   });
 }
 
 }  // namespace dsls::lsp

@@ -78,6 +78,7 @@ ClientCapabilities parseClientCapabilities(const Json& params) {
   c.didChangeConfigurationDynamic = flag(caps, {"workspace", "didChangeConfiguration", "dynamicRegistration"});
   c.didChangeWatchedFilesDynamic = flag(caps, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"});
   c.hierarchicalSymbols = flag(caps, {"textDocument", "documentSymbol", "hierarchicalDocumentSymbolSupport"});
+  c.workDoneProgress = flag(caps, {"window", "workDoneProgress"});
   return c;
 }
 

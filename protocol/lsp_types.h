@@ -41,6 +41,7 @@ struct ClientCapabilities {
   bool didChangeConfigurationDynamic = false;
   bool didChangeWatchedFilesDynamic = false;
   bool hierarchicalSymbols = false;
+  bool workDoneProgress = false;  // window/workDoneProgress/create and $/progress
 };
 
 // Reads the capabilities from initialize params; picks utf-8 when offered, else utf-16

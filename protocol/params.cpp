@@ -103,6 +103,10 @@ void parse(const ParamReader& r, ExecuteCommandParams& p) {
     if (!args->json().is_array()) args->fail("an array");
     p.arguments = args->json();
   }
+  if (auto token = r.optionalField("workDoneToken")) {
+    if (!token->json().is_string() && !token->json().is_number_integer()) token->fail("an integer or a string");
+    p.workDoneToken = token->json();
+  }
 }
 
 void parse(const ParamReader& r, DidOpenParams& p) {

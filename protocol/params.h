@@ -64,6 +64,7 @@ struct DocumentDiagnosticParams {
 struct ExecuteCommandParams {
   std::string command;
   Json arguments = Json::array();
+  std::optional<Json> workDoneToken;  // the client's progress token (an integer or a string)
 };
 struct DidOpenParams {
   std::string uri, languageId, text;

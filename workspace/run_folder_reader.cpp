@@ -174,7 +174,8 @@ bool skippedFolder(const std::string& name) {
 
 }  // namespace
 
-JobRead readJob(const analysis::RunFolderJob& job, const analysis::Settings& settings) {
+JobRead readJob(const analysis::RunFolderJob& job, const analysis::Settings& settings,
+                const analysis::Cancellation& cancel, const analysis::JobProgress& progress) {
   JobRead out;
   std::vector<std::string> paths;
   for (const auto& f : job.files) paths.push_back(f.path);
@@ -185,7 +186,7 @@ JobRead readJob(const analysis::RunFolderJob& job, const analysis::Settings& set
     sources.push_back(std::make_unique<FileBatchSource>(pool, f.path, f.role == analysis::RankFileRole::ErrorJson));
     views.push_back(sources.back().get());
   }
-  auto report = std::make_shared<analysis::JobReport>(analysis::analyzeJob(job, paths, views, settings));
+  auto report = std::make_shared<analysis::JobReport>(analysis::analyzeJob(job, paths, views, settings, cancel, progress));
   for (std::size_t i = 0; i < sources.size(); ++i) {
     if (auto error = sources[i]->error(); !error.empty()) out.errors.emplace_back(paths[i], error);
     report->recordedErrors.push_back(sources[i]->recorded());

@@ -76,7 +76,10 @@ struct JobRead {
   std::shared_ptr<analysis::JobReport> job;                 // null when a file could not be read
   std::vector<std::pair<std::string, std::string>> errors;  // path, message
 };
-JobRead readJob(const analysis::RunFolderJob& job, const analysis::Settings& settings);
+// A cancelled read stops within a few thousand lines, its reader threads joined, and throws
+// analysis::Cancelled.
+JobRead readJob(const analysis::RunFolderJob& job, const analysis::Settings& settings,
+                const analysis::Cancellation& cancel = {}, const analysis::JobProgress& progress = {});
 
 // The jobs among the files under `folder` (walked without following symlinks; hidden, VCS and
 // dependency folders skipped; at most `maxFiles` files). Paths are `folder` + "/" + relative.

@@ -6,8 +6,8 @@
 
 namespace dsls::analysis {
 
-nlohmann::json diagnoseText(std::string_view text, const Settings& settings) {
-  logs::LogReport report = logs::analyzeText(text, logs::AnalyzerOptions::fromSettings(settings));
+nlohmann::json diagnoseText(std::string_view text, const Settings& settings, const Cancellation& cancel) {
+  logs::LogReport report = logs::analyzeText(text, logs::AnalyzerOptions::fromSettings(settings), cancel);
   nlohmann::json out = report.toJson();
   out["markdown"] = report.markdown();
   return out;

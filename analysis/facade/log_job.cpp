@@ -177,8 +177,23 @@ bool before(const Cursor& a, std::size_t ia, const Cursor& b, std::size_t ib) {
 
 }  // namespace
 
+namespace {
+
+// The mean of the files' shares handed over: each file counts alike, whatever its size.
+double mergedShare(const std::vector<LineBatchSource*>& sources) {
+  if (sources.empty()) return 1.0;
+  double sum = 0;
+  for (const LineBatchSource* s : sources) sum += s->progress();
+  return sum / static_cast<double>(sources.size());
+}
+
+}  // namespace
+
 JobReport analyzeJob(const RunFolderJob& job, std::vector<std::string> paths,
-                     const std::vector<LineBatchSource*>& sources, const Settings& settings) {
+                     const std::vector<LineBatchSource*>& sources, const Settings& settings,
+                     const Cancellation& cancel, const JobProgress& progress) {
+  // Lines between looks at the cancellation and reports of progress.
+  constexpr std::size_t kLinesPerCheck = 4096;
   logs::LogAnalyzer analyzer(logs::AnalyzerOptions::fromSettings(settings));
   analyzer.setFiles(paths);
   std::vector<Cursor> cursors(sources.size());
@@ -188,7 +203,11 @@ JobReport analyzeJob(const RunFolderJob& job, std::vector<std::string> paths,
   }
   logs::LineOrigin origin;
   std::vector<std::size_t> fileBytes(sources.size(), 0);
-  for (;;) {
+  for (std::size_t merged = 1;; ++merged) {
+    if (merged % kLinesPerCheck == 0) {
+      cancel.throwIfRequested();
+      if (progress) progress(mergedShare(sources));
+    }
     std::size_t best = cursors.size();
     for (std::size_t i = 0; i < cursors.size(); ++i)
       if (!cursors[i].done && (best == cursors.size() || before(cursors[i], i, cursors[best], best))) best = i;

@@ -6,11 +6,13 @@
 // over batches of lines; this side does no I/O and starts no threads.
 #pragma once
 
+#include "analysis/core/cancel.h"
 #include "analysis/core/finding.h"
 #include "analysis/core/settings.h"
 #include "analysis/facade/run_folder.h"
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,9 +85,15 @@ struct JobReport {
   std::vector<std::optional<RecordedError>> recordedErrors;  // by file: what each error.json records
 };
 
-// `sources[i]` reads `job.files[i]`; `paths[i]` is how the report names that file.
+// How a caller follows a long job: told the share of the job's bytes merged so far (0..1)
+// every few thousand lines, and asked then whether to stop.
+using JobProgress = std::function<void(double share)>;
+
+// `sources[i]` reads `job.files[i]`; `paths[i]` is how the report names that file. A cancelled
+// job throws Cancelled.
 JobReport analyzeJob(const RunFolderJob& job, std::vector<std::string> paths,
-                     const std::vector<LineBatchSource*>& sources, const Settings& settings);
+                     const std::vector<LineBatchSource*>& sources, const Settings& settings,
+                     const Cancellation& cancel = {}, const JobProgress& progress = {});
 
 // The findings on the lines of the job's file `file` (related lines in other files name them).
 std::vector<Finding> jobFileFindings(const JobReport& job, std::size_t file);

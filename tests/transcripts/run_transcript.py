@@ -52,7 +52,8 @@ Directives:
   sleep SECONDS          wait without reading
   write-file PATH TEXT   write TEXT (escapes as in send-raw) to PATH inside the transcript's
                          scratch folder (made under the current directory, removed at the end);
-                         "$SCRATCH" is its file URI, for workspace folders and didChangeWatchedFiles
+                         "$SCRATCH" is its file URI, for workspace folders and didChangeWatchedFiles;
+                         TEXT gen-log:LINES writes the generated log of send-file (for large folders)
 
 "$NAME" inside JSON is replaced by a remembered value (as JSON); "$FIXTURES" is the file URI of
 the fixtures/ folder next to the transcript, "$FIXTURES_PINNED/..." and "$FIXTURES_PYPROJECT/..."
@@ -81,6 +82,7 @@ Replies (messages without "method") are checked throughout:
 Notifications and requests from the server may stay unconsumed.
 DSLS_TRANSCRIPT_TRACE=1 prints every message read to stderr.
 """
+import functools
 import json
 import shutil
 import tempfile
@@ -100,6 +102,7 @@ SKIP = 77
 # Every method dsls sends to the client (notify(...) and request(...) in lsp/*.cpp);
 # --server-methods checks this list against the source.
 SERVER_METHODS = {
+    "$/progress",
     "client/registerCapability",
     "textDocument/publishDiagnostics",
     "workspace/applyEdit",
@@ -108,6 +111,7 @@ SERVER_METHODS = {
     "workspace/configuration",
     "workspace/diagnostic/refresh",
     "workspace/inlayHint/refresh",
+    "window/workDoneProgress/create",
 }
 
 MORE = "..."
@@ -183,6 +187,11 @@ def mismatch(expected, actual, where="$"):
 
 def matches(expected, actual):
     return mismatch(expected, actual) is None
+
+
+@functools.lru_cache(maxsize=2)
+def generated_log(count):
+    return "".join(f"[rank{i % 8}]: step {i} loss 2.{i % 97:02d} grad_norm 1.{i % 89:02d}\n" for i in range(count))
 
 
 def is_reply(msg):
@@ -435,8 +444,7 @@ def play(session, lines, base_dir, script_path):
             elif verb == "send-file" and rest.startswith("gen-log:"):
                 spec, _, template = rest.partition(" ")
                 count = int(spec.split(":")[1])
-                content = "".join(f"[rank{i % 8}]: step {i} loss 2.{i % 97:02d} grad_norm 1.{i % 89:02d}\n"
-                                  for i in range(count))
+                content = generated_log(count)
                 session.send(substitute(template.replace('"$TEXT"', json.dumps(content)), session.values), number)
             elif verb == "send-file" and rest.startswith("gen-config:"):
                 spec, _, template = rest.partition(" ")
@@ -450,7 +458,10 @@ def play(session, lines, base_dir, script_path):
                 full = os.path.join(session.scratch, path)
                 os.makedirs(os.path.dirname(full), exist_ok=True)
                 with open(full, "wb") as f:
-                    f.write(decode_escapes(content))
+                    if content.startswith("gen-log:"):
+                        f.write(generated_log(int(content.split(":")[1])).encode())
+                    else:
+                        f.write(decode_escapes(content))
             elif verb == "send-file":
                 path, _, template = rest.partition(" ")
                 full = resolve_path(base_dir, path)

@@ -58,3 +58,8 @@ TEST_CASE("usage errors") {
   CHECK(error({"--fix", "-"}).find("standard input") != std::string::npos);
   CHECK(ok({"--help"}).help);
 }
+
+TEST_CASE("--no-progress turns the progress line off") {
+  CHECK(ok({"dir"}).progress);
+  CHECK_FALSE(ok({"--no-progress", "dir"}).progress);
+}

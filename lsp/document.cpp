@@ -1,6 +1,5 @@
 #include "lsp/document.h"
 
-#include <algorithm>
 #include <atomic>
 
 namespace dsls::lsp {
@@ -15,13 +14,27 @@ Document::Document(std::string uri, std::string languageId, std::int64_t version
 
 void Document::reindex() { lines_ = protocol::LineIndex(*text_); }
 
-void Document::apply(protocol::ContentChange change, protocol::PositionEncoding encoding) {
+namespace {
+
+bool before(const protocol::Position& a, const protocol::Position& b) {
+  return a.line < b.line || (a.line == b.line && a.character < b.character);
+}
+
+}  // namespace
+
+std::string Document::apply(protocol::ContentChange change, protocol::PositionEncoding encoding) {
+  if (change.range) {
+    const protocol::Range& range = *change.range;
+    if (range.end.line >= lines_.lineCount())
+      return "an edit on line " + std::to_string(range.end.line) + ", past the last line " +
+             std::to_string(lines_.lineCount() - 1);
+    if (before(range.end, range.start)) return "an edit whose range starts after it ends";
+  }
   if (!change.range) {
     text_ = std::make_shared<std::string>(std::move(change.text));
   } else {
     std::size_t begin = lines_.offset(change.range->start, encoding);
     std::size_t end = lines_.offset(change.range->end, encoding);
-    end = std::max(begin, end);
     // Only this document holds the text (no analysis has it): edit in place. Only the strand
     // hands out copies, so a count of 1 cannot grow meanwhile; the fence orders this write after
     // the reads of a pool thread that has just let its copy go. ThreadSanitizer does not model
@@ -38,6 +51,7 @@ void Document::apply(protocol::ContentChange change, protocol::PositionEncoding 
   }
   ++revision_;
   if (!change.range) reindex();
+  return {};
 }
 
 }  // namespace dsls::lsp

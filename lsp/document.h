@@ -27,9 +27,10 @@ class Document {
   std::uint64_t revision() const { return revision_; }
   const protocol::LineIndex& lines() const { return lines_; }
 
-  // Applies one content change; ranges past the end are clamped, a reversed range is
-  // treated as empty at its start.
-  void apply(protocol::ContentChange change, protocol::PositionEncoding encoding);
+  // Applies one content change, or leaves the text unchanged and says why it cannot: a range
+  // on a line past the last one, or starting after it ends. A character past its line's end
+  // is the line's end, as the protocol says.
+  std::string apply(protocol::ContentChange change, protocol::PositionEncoding encoding);
   void setVersion(std::int64_t version) { version_ = version; }
 
  private:

@@ -82,6 +82,9 @@ class Server {
     bool published = false;  // diagnostics were published as a config or log: an Other result clears them
     std::vector<std::function<void(const OpenDocument*)>> waiters;
     bool sizeNoticeShown = false;  // window/showMessage about a partial analysis, once per open document
+    // Why the text no longer matches the client's (empty while it does): a change could not be
+    // applied. Until a full text or a reopen, edits are ignored and requests fail.
+    std::string outOfSync;
   };
 
   // What a document feature gets once the preamble has run: the document with the analysis
@@ -144,7 +147,10 @@ class Server {
 
   // Documents (server_documents.cpp)
   void onDidOpen(protocol::DidOpenParams params);
+  void onDidChangeMessage(Json&& raw);  // a malformed change puts its document out of sync
   void onDidChange(protocol::DidChangeParams params);
+  void markOutOfSync(OpenDocument& od, std::string why);
+  static std::string outOfSyncMessage(const OpenDocument& od);
   void onDidSave(const protocol::DocumentParams& params);
   void onDidClose(const protocol::DocumentParams& params);
   // Gives the document a new generation: whatever was computed before is stale.
@@ -166,6 +172,8 @@ class Server {
   // The document's findings plus related information from linked open documents (log <-> config).
   std::vector<analysis::Finding> linkedFindings(const OpenDocument& od) const;
   void republishLinked(const OpenDocument& changed);
+  // The links into `analysis`, a config or log that is gone, disappear from the others.
+  void dropLinks(std::shared_ptr<const analysis::DocumentAnalysis> analysis);
   OpenDocument* find(const std::string& uri);
 
   // Features (server_features.cpp), run by bindFeature's preamble.

@@ -47,6 +47,7 @@ void Server::bindFeature(std::string method, Feature<Params> feature, Json empty
     std::string uri = params.uri;
     auto run = [this, method, feature, empty, params = std::move(params), reply](const OpenDocument* od) {
       if (reply.done()) return;
+      if (od && !od->outOfSync.empty()) return reply.error(ErrorCode::RequestFailed, outOfSyncMessage(*od));
       if (!od || !od->analysis) return reply(empty);
       // This may run later, from analysisDone, outside the dispatcher's exception handling.
       try {
@@ -96,7 +97,7 @@ void Server::bindHandlers() {
   bindNotification<Json>("workspace/didChangeConfiguration", &Server::onDidChangeConfiguration);
   bindNotification<Json>("workspace/didChangeWatchedFiles", &Server::onDidChangeWatchedFiles);
   bindNotification<DidOpenParams>("textDocument/didOpen", &Server::onDidOpen);
-  bindNotification<DidChangeParams>("textDocument/didChange", &Server::onDidChange);
+  notifications_["textDocument/didChange"] = [this](Json&& raw) { onDidChangeMessage(std::move(raw)); };
   bindNotification<DocumentParams>("textDocument/didSave", &Server::onDidSave);
   bindNotification<DocumentParams>("textDocument/didClose", &Server::onDidClose);
 }

@@ -41,6 +41,22 @@ void Server::onDidOpen(protocol::DidOpenParams params) {
   scheduleAnalysis(entry, true);
 }
 
+void Server::onDidChangeMessage(Json&& raw) {
+  std::string uri;
+  if (const Json* td = raw.is_object() && raw.contains("textDocument") ? &raw["textDocument"] : nullptr;
+      td && td->is_object() && td->contains("uri") && (*td)["uri"].is_string())
+    uri = (*td)["uri"].get<std::string>();
+  protocol::DidChangeParams params;
+  try {
+    params = protocol::takeParams<protocol::DidChangeParams>(std::move(raw));
+  } catch (const std::exception& e) {
+    OpenDocument* od = find(uri);
+    if (!od) throw;
+    return markOutOfSync(*od, std::string("a malformed change: ") + e.what());
+  }
+  onDidChange(std::move(params));
+}
+
 void Server::onDidChange(protocol::DidChangeParams params) {
   const std::string& uri = params.uri;
   OpenDocument* od = find(uri);
@@ -48,10 +64,42 @@ void Server::onDidChange(protocol::DidChangeParams params) {
     log_.warn("didChange for {} which is not open; ignored", uri);
     return;
   }
-  for (auto& change : params.changes) od->doc->apply(std::move(change), caps_.encoding);
+  std::string problem;
+  if (params.version && *params.version < od->doc->version())
+    problem = "version " + std::to_string(*params.version) + " after " + std::to_string(od->doc->version());
+  // A full text is the whole document again, whatever came before it.
+  for (auto& change : params.changes) {
+    if (!change.range) problem.clear(), od->outOfSync.clear();
+    else if (!problem.empty() || !od->outOfSync.empty()) continue;
+    problem = od->doc->apply(std::move(change), caps_.encoding);
+  }
+  if (!problem.empty()) return markOutOfSync(*od, std::move(problem));
+  if (!od->outOfSync.empty()) return;
   if (params.version) od->doc->setVersion(*params.version);
   invalidate(*od);
   scheduleAnalysis(*od, false);
+}
+
+void Server::markOutOfSync(OpenDocument& od, std::string why) {
+  const bool already = !od.outOfSync.empty();
+  od.outOfSync = std::move(why);
+  log_.warn("{}", outOfSyncMessage(od));
+  if (already) return;
+  invalidate(od);
+  od.debounce->cancel();
+  auto analysis = std::move(od.analysis);
+  od.analysisGeneration = 0;
+  auto waiters = std::move(od.waiters);
+  for (auto& w : waiters) w(&od);
+  // Diagnostics of a text the client no longer has would stay on screen: clear them once.
+  if (!caps_.pullDiagnostics)
+    notify("textDocument/publishDiagnostics",
+           {{"uri", od.doc->uri()}, {"version", od.doc->version()}, {"diagnostics", Json::array()}});
+  dropLinks(std::move(analysis));
+}
+
+std::string Server::outOfSyncMessage(const OpenDocument& od) {
+  return od.doc->uri() + " is out of sync (" + od.outOfSync + "); reopen it or send its full text";
 }
 
 void Server::onDidSave(const protocol::DocumentParams& params) {
@@ -71,15 +119,17 @@ void Server::onDidClose(const protocol::DocumentParams& params) {
   documents_.erase(it);
   for (auto& w : waiters) w(nullptr);
   releaseMemorySoon();
-  if (analysis && (analysis->config || analysis->log)) ++linkEpoch_;
   if (!caps_.pullDiagnostics)
     notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", Json::array()}});
-  // Links to the closed document disappear from the others.
-  if (analysis && (analysis->config || analysis->log)) {
-    OpenDocument gone;
-    gone.analysis = analysis;
-    republishLinked(gone);
-  }
+  dropLinks(std::move(analysis));
+}
+
+void Server::dropLinks(std::shared_ptr<const analysis::DocumentAnalysis> analysis) {
+  if (!analysis || !(analysis->config || analysis->log)) return;
+  ++linkEpoch_;
+  OpenDocument gone;
+  gone.analysis = std::move(analysis);
+  republishLinked(gone);
 }
 
 void Server::invalidate(OpenDocument& od) {
@@ -103,7 +153,7 @@ void Server::scheduleAnalysis(OpenDocument& od, bool immediately) {
 
 void Server::startAnalysis(const std::string& uri) {
   OpenDocument* od = find(uri);
-  if (!od || exiting_) return;
+  if (!od || exiting_ || !od->outOfSync.empty()) return;
   std::uint64_t generation = od->generation;
   if (od->analysisGeneration == generation || od->inFlightGeneration == generation) return;
   od->inFlightGeneration = generation;
@@ -181,6 +231,7 @@ void Server::withAnalysis(const std::string& uri, std::function<void(const OpenD
                           std::optional<Reply> positioned) {
   OpenDocument* od = find(uri);
   if (!od) return fn(nullptr);
+  if (!od->outOfSync.empty()) return fn(od);
   if (od->analysis && od->analysisGeneration == od->generation) return fn(od);
   if (positioned) {
     fn = [fn = std::move(fn), reply = std::move(*positioned), revision = od->doc->revision()](const OpenDocument* now) {

@@ -42,6 +42,8 @@ Directives:
                          like expect-none, but only messages that arrived after the one the last
                          expect consumed count: "nothing came after this one" (earlier ones may
                          stay unconsumed)
+  allow METHOD           notifications with METHOD (one dsls sends) may stay unconsumed in this
+                         transcript; for chatty ones such as window/logMessage
   expect-stderr TEXT     stderr (so far, or within the timeout) contains TEXT
   set NAME = PATH        remember a value of the last matched message (dotted path, list
                          indexes as numbers: result.items.0.code)
@@ -79,7 +81,9 @@ Replies (messages without "method") are checked throughout:
     0.2, while the server runs) and at expect-exit, every reply received must have been
     consumed by an expect, and every recorded request must have had its reply consumed
     (or be named by expect-no-reply).
-Notifications and requests from the server may stay unconsumed.
+Notifications from the server are checked at the same points: each one received must have been
+consumed by an expect, unless an allow names its method. Requests from the server may stay
+unconsumed.
 DSLS_TRANSCRIPT_TRACE=1 prints every message read to stderr.
 """
 import functools
@@ -220,6 +224,7 @@ class Session:
         self.replies = {}      # id key -> replies received
         self.consumed = set()  # id keys whose reply an expect consumed
         self.unanswered = set()  # id keys named by expect-no-reply
+        self.allowed = set()   # notification methods that may stay unconsumed
 
     # ---- writing ----
 
@@ -364,13 +369,16 @@ class Session:
                 raise Failure(f"unexpected {method} after the last expected message: {short(msg, 400)}")
 
     def check_replies(self):
-        """Every reply received was consumed; every request sent had its reply consumed."""
+        """Every reply and notification received was consumed (or its method allowed); every
+        request sent had its reply consumed."""
         problems = []
         if self.eof and self.buffer:
             problems.append(f"stdout ended inside a message: {self.buffer[:200]!r}")
         for msg in self.backlog:
             if is_reply(msg):
                 problems.append(f"reply not consumed by any expect: {short(msg, 400)}")
+            elif "id" not in msg and msg["method"] not in self.allowed:
+                problems.append(f"notification not consumed by any expect: {short(msg, 400)}")
         for key, (_, line) in sorted(self.requests.items(), key=lambda kv: kv[1][1]):
             if key not in self.consumed and key not in self.unanswered:
                 state = "its reply was not expected" if key in self.replies else "it got no reply"
@@ -492,6 +500,10 @@ def play(session, lines, base_dir, script_path):
                 if len(parts) != 2:
                     raise Failure("usage: expect-none-after METHOD SECONDS")
                 session.expect_none_after(parts[0], float(parts[1]))
+            elif verb == "allow":
+                if rest not in SERVER_METHODS:
+                    raise Failure(f"dsls never sends {rest}; it sends {', '.join(sorted(SERVER_METHODS))}")
+                session.allowed.add(rest)
             elif verb == "expect-stderr":
                 deadline = time.time() + TIMEOUT
                 while rest not in session.stderr():

@@ -54,14 +54,16 @@ TEST_CASE("edits use the negotiated encoding") {
   CHECK(d.text() == "\"😀z\"");
 }
 
-TEST_CASE("ranges past the end clamp and reversed ranges are empty") {
+TEST_CASE("a range past the last line or reversed is refused; a character past its line's end clamps") {
   Document d("file:///a.json", "json", 1, "ab\ncd");
-  d.apply(edit(5, 0, 9, 9, "!"), PositionEncoding::Utf16);
+  CHECK(d.apply(edit(5, 0, 9, 9, "!"), PositionEncoding::Utf16) == "an edit on line 9, past the last line 1");
+  CHECK(d.apply(edit(0, 2, 0, 0, "X"), PositionEncoding::Utf16) == "an edit whose range starts after it ends");
+  CHECK(d.text() == "ab\ncd");
+  CHECK(d.revision() == 1);
+  CHECK(d.apply(edit(1, 9, 1, 9, "!"), PositionEncoding::Utf16).empty());
   CHECK(d.text() == "ab\ncd!");
-  d.apply(edit(0, 2, 0, 0, "X"), PositionEncoding::Utf16);
-  CHECK(d.text() == "abX\ncd!");
-  d.apply(edit(0, 99, 1, 0, ""), PositionEncoding::Utf16);  // joins the lines
-  CHECK(d.text() == "abXcd!");
+  CHECK(d.apply(edit(0, 99, 1, 0, ""), PositionEncoding::Utf16).empty());  // joins the lines
+  CHECK(d.text() == "abcd!");
 }
 
 TEST_CASE("CRLF line ends stay intact when editing a line's end") {

@@ -32,7 +32,7 @@ std::unique_ptr<Reporter> makeReporter(const CheckOptions& o) {
     case OutputFormat::Github: return makeGithubReporter(std::cout);
     case OutputFormat::Text: break;
   }
-  return makeTextReporter(std::cout, useColor(o.color), o.logReport, o.folderGiven && !o.minSeverity);
+  return makeTextReporter(std::cout, useColor(o.color), o.logReport, o.folderGiven && !o.given.outputSeverity);
 }
 
 // --diff prints the fixes and nothing else; this reporter only keeps count.
@@ -68,7 +68,7 @@ int runCheck(const std::vector<std::string>& args) {
     if (p != "-" && std::filesystem::is_directory(p, ec)) options.folderGiven = true;
   }
   if (options.help) {
-    std::fputs(kCheckUsage, stdout);
+    std::fputs(checkUsage().c_str(), stdout);
     return 0;
   }
   std::ios::sync_with_stdio(false);

@@ -108,10 +108,6 @@ void dropBelow(std::vector<analysis::Finding>& findings, std::optional<analysis:
   std::erase_if(findings, [&](const analysis::Finding& f) { return static_cast<int>(f.severity) > static_cast<int>(*least); });
 }
 
-std::optional<analysis::Severity> leastShown(const CheckOptions& options, const workspace::ResolvedSettings& resolved) {
-  return options.minSeverity ? options.minSeverity : resolved.outputSeverity;
-}
-
 FileOutcome failed(std::string reason) { return {FileStatus::Failed, std::move(reason), {}, {}}; }
 FileOutcome skipped(std::string reason) { return {FileStatus::Skipped, std::move(reason), {}, {}}; }
 
@@ -141,7 +137,7 @@ FileOutcome checkConfig(const InputFile& input, const std::string& readPath, con
     }
   }
   r.findings = fixed.analysis->findings;
-  dropBelow(r.findings, leastShown(options, resolved));
+  dropBelow(r.findings, resolved.outputSeverity);
   // Findings name their document by the analysed name; reports use the shown path.
   for (auto& f : r.findings)
     for (auto& rel : f.related)
@@ -152,7 +148,7 @@ FileOutcome checkConfig(const InputFile& input, const std::string& readPath, con
 }
 
 FileOutcome checkLog(const InputFile& input, const std::string& readPath,
-                     const workspace::ResolvedSettings& resolved, const CheckOptions& options) {
+                     const workspace::ResolvedSettings& resolved) {
   analysis::LogStream stream(resolved.settings);
   std::string error;
   std::vector<TextLocator::LineStart> lineStarts;  // one per chunk, for the second pass
@@ -171,7 +167,7 @@ FileOutcome checkLog(const InputFile& input, const std::string& readPath,
   r.kind = analysis::DocumentKind::Log;
   r.log = report;
   r.findings = analysis::logFindings(*report, input.path);
-  selectLogFindings(r.findings, resolved, options);
+  selectLogFindings(r.findings, resolved);
   if (!locateLogFindings(r, readPath, error, lineStarts)) return failed(error);
   return out;
 }
@@ -182,13 +178,12 @@ void showSettingsProblems(const workspace::ResolvedSettings& resolved, CheckCont
   showProblems(resolved, context);
 }
 
-void selectLogFindings(std::vector<analysis::Finding>& findings, const workspace::ResolvedSettings& resolved,
-                       const CheckOptions& options) {
+void selectLogFindings(std::vector<analysis::Finding>& findings, const workspace::ResolvedSettings& resolved) {
   analysis::applyRuleOverrides(findings, resolved.settings);
   std::erase_if(findings, [&](const analysis::Finding& f) {
     return !workspace::codeSelected(f.code, resolved.select, resolved.ignore);
   });
-  dropBelow(findings, leastShown(options, resolved));
+  dropBelow(findings, resolved.outputSeverity);
   sortFindings(findings);
 }
 
@@ -220,10 +215,10 @@ FileOutcome checkFile(const InputFile& input, const std::string& readPath, Check
   const std::string settingsPath = name.empty() ? std::string("stdin") : name;
 
   // Detection needs only the config globs; the full settings are resolved for files that get analysed.
-  analysis::Settings detection = options.base;
+  analysis::Settings detection = options.given.settings;
   std::optional<workspace::ProjectSettings> project;
   if (!options.isolated) project = workspace::projectSettingsFor(settingsPath);
-  if (detection.configGlobs.empty() && project) detection.configGlobs = project->configGlobs;
+  if (detection.configGlobs.empty() && project) detection.configGlobs = project->values.settings.configGlobs;
   if (!input.named && !worthOpening(input.path, detection)) return {};
 
   std::string error;
@@ -242,12 +237,12 @@ FileOutcome checkFile(const InputFile& input, const std::string& readPath, Check
     return skipped("larger than " + std::to_string(kMaxConfigBytes >> 20) + " MiB, too large for a ds_config");
 
   workspace::ResolvedSettings resolved =
-      workspace::resolveSettings(settingsPath, options.base, options.rules, !options.isolated);
+      workspace::resolveSettings(settingsPath, options.given, !options.isolated);
   showProblems(resolved, context);
   // A wrong rule code or version in [tool.dsls] would silently change what is checked.
   if (!resolved.errors.empty()) return failed("not checked: " + resolved.projectFile + " [tool.dsls] has invalid values");
   if (kind == analysis::DocumentKind::DsConfig) return checkConfig(input, readPath, name, resolved, options);
-  return checkLog(input, readPath, resolved, options);
+  return checkLog(input, readPath, resolved);
 }
 
 }  // namespace dsls::cli

@@ -58,7 +58,7 @@ JobOutcome checkJob(const analysis::RunFolderJob& job, CheckContext& context) {
   JobOutcome out;
   const std::string settingsPath = job.files.front().path;
   workspace::ResolvedSettings resolved =
-      workspace::resolveSettings(settingsPath, options.base, options.rules, !options.isolated);
+      workspace::resolveSettings(settingsPath, options.given, !options.isolated);
   showSettingsProblems(resolved, context);
   if (!resolved.errors.empty()) {
     out.errors.emplace_back(job.root.empty() ? "." : job.root,
@@ -79,7 +79,7 @@ JobOutcome checkJob(const analysis::RunFolderJob& job, CheckContext& context) {
     r.path = paths[i];
     r.kind = analysis::DocumentKind::Log;
     r.findings = analysis::jobFileFindings(*report, i);
-    selectLogFindings(r.findings, resolved, options);
+    selectLogFindings(r.findings, resolved);
     std::string error;
     if (!locateLogFindings(r, paths[i], error)) out.errors.emplace_back(paths[i], error);
     out.files.push_back(std::move(r));

@@ -1,14 +1,20 @@
 #include "cli/check_options.h"
 
+#include "analysis/core/setting_table.h"
 #include "workspace/setting_checks.h"
+#include "workspace/setting_values.h"
 
+#include <algorithm>
 #include <charconv>
 #include <functional>
 #include <map>
 
 namespace dsls::cli {
 
-const char* const kCheckUsage =
+namespace {
+
+// The options of `dsls check` that are not settings: how the findings are shown, which files are read.
+constexpr const char* kUsageHead =
     "usage: dsls check [options] PATH...\n"
     "\n"
     "Checks ds_config files and training logs. PATH is a file, a folder (searched recursively) or '-'\n"
@@ -20,16 +26,6 @@ const char* const kCheckUsage =
     "  --diff                     print the safe fixes as a unified diff; write nothing\n"
     "  --fail-on LEVEL            exit 1 on findings at LEVEL or above: error, warning (default),\n"
     "                             information or hint\n"
-    "  --min-severity LEVEL       show only findings at LEVEL or above (error, warning, information,\n"
-    "                             hint; default: all, or output-severity in [tool.dsls]); without it\n"
-    "                             the text output of a folder shows errors and warnings and counts the rest\n"
-    "  --select CODE,...          report only these rule codes (globs such as 'log-*' work)\n"
-    "  --ignore CODE,...          never report these rule codes\n"
-    "  --deepspeed-version V      the DeepSpeed release the configs run with (e.g. 0.14.2)\n"
-    "  --torch-version V          the PyTorch release\n"
-    "  --world-size N             the number of ranks\n"
-    "  --launcher NAME            hf, accelerate or deepspeed\n"
-    "  --config-glob GLOB         also take JSON files whose name matches GLOB for ds_configs (repeatable)\n"
     "  --include GLOB             in folders, look only at files matching GLOB (repeatable)\n"
     "  --exclude GLOB             skip files and folders matching GLOB (repeatable)\n"
     "  --stdin-filename NAME      the name to use for standard input ('-')\n"
@@ -40,11 +36,60 @@ const char* const kCheckUsage =
     "  --color WHEN               auto (default: only on a terminal, never with NO_COLOR), always, never\n"
     "  --rule-docs-url URL        base of the rule pages linked from SARIF (default: the shipped docs)\n"
     "\n"
+    "settings (each also a key of [tool.dsls] in pyproject.toml and an editor setting; `dsls settings`\n"
+    "lists them with their [tool.dsls] and editor names):\n";
+
+constexpr const char* kUsageTail =
+    "\n"
     "Settings left unset come from the [tool.dsls] table of the nearest pyproject.toml, then from\n"
     "version pins (requirements*.txt, pyproject.toml, setup.cfg, environment.yml), the nearest\n"
     "folder's first, up to the repository root or the filesystem root.\n"
+    "--min-severity without a value from [tool.dsls]: the text output of a folder shows errors and\n"
+    "warnings and counts the rest.\n"
     "In folders, files that .gitignore files exclude are not looked at.\n"
     "Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage or I/O error.\n";
+
+// "  --world-size N             the number of ranks ...", the doc wrapped under its column.
+std::string usageLine(const analysis::SettingRow& row) {
+  constexpr std::size_t kColumn = 29, kWidth = 100;
+  std::string out("  ");
+  out.append(row.flag);
+  if (row.type == analysis::SettingType::Boolean) out.append(", --no-").append(row.flag.substr(2));
+  else out.append(" ").append(row.valueName);
+  std::string doc(row.doc);
+  const auto type = row.type;
+  if (type == analysis::SettingType::CodeList || type == analysis::SettingType::GlobList ||
+      type == analysis::SettingType::RuleLevels)
+    doc.append(" (repeatable)");
+  std::size_t lineLength = out.size();
+  auto newLine = [&] {
+    out.append("\n").append(kColumn, ' ');
+    lineLength = kColumn;
+  };
+  if (lineLength + 1 > kColumn) newLine();
+  else out.append(kColumn - lineLength, ' '), lineLength = kColumn;
+  bool first = true;
+  for (std::size_t i = 0; i < doc.size();) {
+    std::size_t end = std::min(doc.find(' ', i), doc.size());
+    const std::size_t length = end - i;
+    if (!first && lineLength + 1 + length > kWidth) newLine();
+    else if (!first) out.append(" "), ++lineLength;
+    out.append(doc, i, length);
+    lineLength += length;
+    first = false;
+    i = end + 1;
+  }
+  return out.append("\n");
+}
+
+}  // namespace
+
+std::string checkUsage() {
+  std::string out = kUsageHead;
+  for (const analysis::SettingRow& row : analysis::settingTable())
+    if (row.places & analysis::kCommandLine) out += usageLine(row);
+  return out + kUsageTail;
+}
 
 std::string severityWord(analysis::Severity s) {
   switch (s) {
@@ -97,13 +142,6 @@ Setters reportOptions(CheckOptions& o) {
          o.failOn = **level;
          return std::nullopt;
        }},
-      {"--min-severity",
-       [&o](const std::string& v) -> std::optional<std::string> {
-         auto level = workspace::parseRuleLevel(v);
-         if (!level || !*level) return "--min-severity takes error, warning, information or hint, not '" + v + "'";
-         o.minSeverity = **level;
-         return std::nullopt;
-       }},
       {"--color",
        [&o](const std::string& v) -> std::optional<std::string> {
          if (v == "auto") o.color = ColorMode::Auto;
@@ -121,74 +159,9 @@ Setters reportOptions(CheckOptions& o) {
   };
 }
 
-// Which rule codes are reported.
-Setters ruleOptions(CheckOptions& o) {
-  return {
-      {"--select",
-       [&o](const std::string& v) -> std::optional<std::string> {
-         if (!o.rules.select) o.rules.select.emplace();
-         for (auto& c : splitCodes(v)) {
-           if (auto problem = workspace::ruleCodeProblem(c)) return "--select: " + *problem;
-           o.rules.select->push_back(c);
-         }
-         return std::nullopt;
-       }},
-      {"--ignore",
-       [&o](const std::string& v) -> std::optional<std::string> {
-         for (auto& c : splitCodes(v)) {
-           if (auto problem = workspace::ruleCodeProblem(c)) return "--ignore: " + *problem;
-           o.rules.ignore.push_back(c);
-         }
-         return std::nullopt;
-       }},
-  };
-}
-
-// The run the files belong to, as the settings would give it.
-Setters runOptions(CheckOptions& o) {
-  return {
-      {"--deepspeed-version",
-       [&o](const std::string& v) -> std::optional<std::string> {
-         if (auto problem = workspace::versionProblem(v)) return "--deepspeed-version: " + *problem;
-         o.base.deepspeedVersion = v;
-         o.base.deepspeedVersionSource = "--deepspeed-version";
-         return std::nullopt;
-       }},
-      {"--torch-version",
-       [&o](const std::string& v) -> std::optional<std::string> {
-         if (auto problem = workspace::versionProblem(v)) return "--torch-version: " + *problem;
-         o.base.torchVersion = v;
-         o.base.torchVersionSource = "--torch-version";
-         return std::nullopt;
-       }},
-      {"--world-size",
-       [&o](const std::string& v) -> std::optional<std::string> {
-         long long n = 0;
-         auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-         if (ec != std::errc() || end != v.data() + v.size() || n <= 0)
-           return "--world-size takes a positive integer, not '" + v + "'";
-         o.base.worldSize = n;
-         return std::nullopt;
-       }},
-      {"--launcher",
-       [&o](const std::string& v) -> std::optional<std::string> {
-         if (v != "hf" && v != "accelerate" && v != "deepspeed")
-           return "--launcher takes hf, accelerate or deepspeed, not '" + v + "'";
-         o.base.launcher = v;
-         return std::nullopt;
-       }},
-  };
-}
-
 // Which files are read, and the name of standard input.
 Setters inputOptions(CheckOptions& o) {
   return {
-      {"--config-glob",
-       [&o](const std::string& v) -> std::optional<std::string> {
-         if (v.empty()) return std::string("--config-glob needs a non-empty glob");
-         o.base.configGlobs.push_back(v);
-         return std::nullopt;
-       }},
       {"--include",
        [&o](const std::string& v) -> std::optional<std::string> {
          o.include.push_back(v);
@@ -207,11 +180,75 @@ Setters inputOptions(CheckOptions& o) {
   };
 }
 
+// The value a settings flag gives, as setSetting reads it; lists add to what earlier flags gave.
+std::optional<workspace::RawSetting> flagValue(const analysis::SettingRow& row, const std::string& v,
+                                               const workspace::SettingValues& given) {
+  using analysis::SettingType;
+  switch (row.type) {
+    case SettingType::PositiveInteger: {
+      long long n = 0;
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (ec != std::errc() || end != v.data() + v.size()) return workspace::RawSetting(v);  // the check names it
+      return workspace::RawSetting(n);
+    }
+    case SettingType::CodeList: {
+      std::vector<std::string> list = splitCodes(v);
+      // A select replaces the list it is given, so a second --select carries the first's codes;
+      // an ignore adds by itself.
+      if (row.id == analysis::SettingId::Select && given.selection.select)
+        list.insert(list.begin(), given.selection.select->begin(), given.selection.select->end());
+      return workspace::RawSetting(std::move(list));
+    }
+    case SettingType::GlobList: {
+      std::vector<std::string> list = given.settings.configGlobs;
+      list.push_back(v);
+      return workspace::RawSetting(std::move(list));
+    }
+    case SettingType::RuleLevels: {
+      auto eq = v.find('=');
+      if (eq == std::string::npos || eq == 0) return std::nullopt;
+      return workspace::RawSetting(std::vector<std::pair<std::string, std::string>>{{v.substr(0, eq), v.substr(eq + 1)}});
+    }
+    default: return workspace::RawSetting(v);
+  }
+}
+
+// One setter per settings flag of analysis/core/setting_table.h.
+Setters settingOptions(CheckOptions& o) {
+  Setters out;
+  for (const analysis::SettingRow& row : analysis::settingTable()) {
+    if (!(row.places & analysis::kCommandLine) || row.type == analysis::SettingType::Boolean) continue;
+    out[std::string(row.flag)] = [&o, &row](const std::string& v) -> std::optional<std::string> {
+      auto raw = flagValue(row, v, o.given);
+      if (!raw) return std::string(row.flag) + " takes " + std::string(row.valueName) + ", not '" + v + "'";
+      auto problems = workspace::setSetting(row, *raw, std::string(row.flag), o.given);
+      if (problems.empty()) return std::nullopt;
+      const workspace::SettingProblem& first = problems.front();
+      // An entry names itself: "--rule overlap-comm-race=loud: must be ...".
+      if (!first.subKey.empty()) return std::string(row.flag) + " " + v + ": " + first.message;
+      std::string text = workspace::problemText(row.flag, first);
+      if (first.message.starts_with("must ")) text += ", not '" + v + "'";
+      return text;
+    };
+  }
+  return out;
+}
+
+// The boolean settings, as --name and --no-name.
+std::map<std::string, std::pair<const analysis::SettingRow*, bool>> booleanFlags() {
+  std::map<std::string, std::pair<const analysis::SettingRow*, bool>> out;
+  for (const analysis::SettingRow& row : analysis::settingTable()) {
+    if (!(row.places & analysis::kCommandLine) || row.type != analysis::SettingType::Boolean) continue;
+    out[std::string(row.flag)] = {&row, true};
+    out["--no-" + std::string(row.flag.substr(2))] = {&row, false};
+  }
+  return out;
+}
+
 // Every option that takes a value, writing into `o`.
 Setters valuedOptions(CheckOptions& o) {
   Setters all = reportOptions(o);
-  all.merge(ruleOptions(o));
-  all.merge(runOptions(o));
+  all.merge(settingOptions(o));
   all.merge(inputOptions(o));
   return all;
 }
@@ -229,8 +266,9 @@ std::optional<std::string> combinationError(const CheckOptions& o) {
 
 std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std::string>& args) {
   CheckOptions o;
-  o.base.commandLine = true;  // messages name the flags and [tool.dsls]
+  o.given.settings.commandLine = true;  // messages name the flags and [tool.dsls]
   const Setters valued = valuedOptions(o);
+  const auto booleans = booleanFlags();
   const std::map<std::string, bool*> flags = {
       {"--fix", &o.fix}, {"--diff", &o.diff}, {"--isolated", &o.isolated}, {"--help", &o.help}, {"-h", &o.help}};
 
@@ -255,6 +293,10 @@ std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std:
     }
     if (auto f = flags.find(a); f != flags.end()) {
       *f->second = true;
+      continue;
+    }
+    if (auto b = booleans.find(a); b != booleans.end()) {
+      workspace::setSetting(*b->second.first, workspace::RawSetting(b->second.second), a, o.given);
       continue;
     }
     std::string name = a, value;

@@ -26,10 +26,8 @@ struct CheckOptions {
   bool isolated = false;       // read no pyproject.toml and no version pins
   bool logReport = true;       // text/json: include the log report of each log
   bool progress = true;        // --no-progress: no progress line on stderr for large run folders
-  analysis::Settings base;     // versions, world size, launcher from flags
-  workspace::RuleSelection rules;  // --select / --ignore
+  workspace::SettingValues given;  // the settings flags (analysis/core/setting_table.h); --min-severity too
   analysis::Severity failOn = analysis::Severity::Warning;
-  std::optional<analysis::Severity> minSeverity;  // --min-severity: findings below it are not shown
   std::string ruleDocsUrl;     // base URL of the rule pages for SARIF; empty = the shipped docs
   bool help = false;
   bool folderGiven = false;  // a PATH is a folder: the text output leads with errors and warnings
@@ -38,7 +36,8 @@ struct CheckOptions {
 // The options, or a usage error message.
 std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std::string>& args);
 
-extern const char* const kCheckUsage;
+// `dsls check --help`: its own options, then one line per setting of analysis/core/setting_table.h.
+std::string checkUsage();
 
 std::string severityWord(analysis::Severity s);  // "error", "warning", "information", "hint"
 

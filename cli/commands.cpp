@@ -101,6 +101,7 @@ const std::vector<Command>& commands() {
       {"rules", "list the rule codes with their severity and summary", runRules},
       {"explain", "print the documentation of a rule: dsls explain CODE", runExplain},
       {"schema", "print a JSON Schema of ds_config.json", runSchema},
+      {"settings", "list the settings: editor, [tool.dsls] and command-line names", runSettings},
   };
   return table;
 }

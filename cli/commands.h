@@ -1,4 +1,4 @@
-// Subcommands of the dsls binary other than serving LSP (dsls check, rules, explain, schema).
+// Subcommands of the dsls binary other than serving LSP (dsls check, rules, explain, schema, settings).
 #pragma once
 
 #include <string>
@@ -11,6 +11,9 @@ struct Command {
   const char* summary;
   int (*run)(const std::vector<std::string>& args);  // args after the command name; returns the exit code
 };
+
+// dsls settings [--format text|json] (cli/settings_command.cpp).
+int runSettings(const std::vector<std::string>& args);
 
 // All subcommands, in the order `dsls --help` lists them.
 const std::vector<Command>& commands();

@@ -16,6 +16,7 @@
 #include "protocol/jsonrpc.h"
 #include "protocol/lsp_types.h"
 #include "protocol/params.h"
+#include "workspace/setting_values.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -213,11 +214,11 @@ class Server {
   bool exiting_ = false;
   int exitCode_ = 1;
   protocol::ClientCapabilities caps_;
-  analysis::Settings initOptions_;   // from initializationOptions, as sent
+  workspace::SettingValues initOptions_;   // from initializationOptions, as sent
   std::vector<std::string> initProblems_;  // wrong values in initializationOptions, shown after initialized
   std::set<std::string> projectErrorsShown_;  // [tool.dsls] errors already shown with window/showMessage
-  analysis::Settings initSettings_;  // initOptions_ (the pins are read per document, nearest first)
-  analysis::Settings settings_;      // effective: initSettings_ overlaid by workspace/configuration
+  workspace::SettingValues initSettings_;  // initOptions_ (the pins are read per document, nearest first)
+  workspace::SettingValues settings_;      // effective: initSettings_ overlaid by workspace/configuration
   Json clientSettings_;              // the last `dsls` settings section the client sent
   std::uint64_t nextGeneration_ = 1;
   std::uint64_t linkEpoch_ = 0;      // bumps when a config or log analysis changes (pull result ids)

@@ -165,17 +165,19 @@ void Server::startAnalysis(const std::string& uri) {
                             cancel = analysis::Cancellation(od->inFlightCancel)]() mutable {
     std::shared_ptr<const analysis::DocumentAnalysis> result;
     std::vector<std::string> projectErrors;
+    analysis::Settings effective = settings.settings;
     try {
       // The [tool.dsls] section of the nearest pyproject.toml applies under the editor's settings,
       // and the nearest pin from the file's folder up to the workspace root, as `dsls check` reads them.
       if (auto path = protocol::uriToPath(uri)) {
-        workspace::ResolvedSettings resolved = workspace::resolveSettings(*path, settings, {}, true, roots);
-        settings = std::move(resolved.settings);
+        workspace::ResolvedSettings resolved = workspace::resolveSettings(*path, settings, true, roots);
+        effective = std::move(resolved.settings);
         projectErrors = std::move(resolved.errors);
       } else {
-        workspace::detectWorkspaceVersions(roots, settings);
+        effective = workspace::resolveSettings("", settings, false).settings;
+        workspace::detectWorkspaceVersions(roots, effective);
       }
-      result = analysis::analyzeDocument(uri, language, std::move(text), settings, std::nullopt, cancel, previous.get());
+      result = analysis::analyzeDocument(uri, language, std::move(text), effective, std::nullopt, cancel, previous.get());
     } catch (const analysis::Cancelled&) {
       // Superseded: no result; analysisDone drops it like any stale one.
       log_.debug("the analysis of {} generation {} stopped: the document changed", uri, generation);

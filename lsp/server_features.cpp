@@ -7,6 +7,7 @@
 #include "analysis/facade/features.h"
 #include "lsp/server.h"
 #include "lsp/to_lsp.h"
+#include "workspace/project_settings.h"
 #include "workspace/workspace_versions.h"
 
 #include <boost/asio/post.hpp>
@@ -113,8 +114,9 @@ void Server::diagnoseText(std::string text, std::optional<Json> workDoneToken, R
   runBackgroundJob("dsls.diagnoseText", std::move(workDoneToken), std::move(reply),
                    [text = std::move(text), settings = settings_, roots = workspaceRoots_](
                        const analysis::Cancellation& cancel, const JobProgress&) mutable {
-                     workspace::detectWorkspaceVersions(roots, settings);
-                     return analysis::diagnoseText(text, settings, cancel);
+                     analysis::Settings effective = workspace::resolveSettings("", settings, false).settings;
+                     workspace::detectWorkspaceVersions(roots, effective);
+                     return analysis::diagnoseText(text, effective, cancel);
                    });
 }
 

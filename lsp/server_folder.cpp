@@ -13,7 +13,7 @@ using protocol::Json;
 namespace {
 
 // {"folder", "jobs": [job JSON + "markdown"], "errors": [{"path", "message"}], "message"}.
-Json diagnoseFolderOnDisk(const std::string& folder, const analysis::Settings& base,
+Json diagnoseFolderOnDisk(const std::string& folder, const workspace::SettingValues& base,
                           const std::vector<std::string>& roots, const analysis::Cancellation& cancel,
                           const std::function<void(double, const std::string&)>& progress) {
   std::string error;

@@ -44,7 +44,7 @@ void Server::onInitialize(const Json& params, Reply reply) {
   workspaceRoots_ = roots;
   initSettings_ = initOptions_;
   // Pins are looked up per document (the nearest wins); the workspace's are only logged here.
-  analysis::Settings pinned = initOptions_;
+  analysis::Settings pinned = initOptions_.settings;
   workspace::detectWorkspaceVersions(roots, pinned, logVersions(log_));
   settings_ = initSettings_;
 
@@ -113,7 +113,7 @@ void Server::watchProjectFiles() {
 
 void Server::onDidChangeWatchedFiles(const Json& params) {
   log_.info("project files changed ({} events): re-reading version pins", params.value("changes", Json::array()).size());
-  analysis::Settings pinned = initOptions_;
+  analysis::Settings pinned = initOptions_.settings;
   workspace::detectWorkspaceVersions(workspaceRoots_, pinned, logVersions(log_));
   applyClientSettings(clientSettings_);
 }
@@ -144,7 +144,7 @@ void Server::pullConfiguration() {
 }
 
 void Server::applyClientSettings(const Json& section) {
-  analysis::Settings merged = initSettings_;
+  workspace::SettingValues merged = initSettings_;
   if (section.is_object()) {
     std::vector<std::string> problems;
     mergeSettings(section, merged, problems);

@@ -1,57 +1,54 @@
 #include "lsp/settings.h"
 
-#include "workspace/project_settings.h"
-#include "workspace/setting_checks.h"
+#include <optional>
 
 namespace dsls::lsp {
+namespace {
 
-void mergeSettings(const protocol::Json& json, analysis::Settings& s, std::vector<std::string>& problems) {
+using workspace::RawSetting;
+
+// The JSON value as the raw value setSetting checks; nothing when its shape is none a setting takes.
+std::optional<RawSetting> rawValue(const protocol::Json& value) {
+  if (value.is_string()) return RawSetting(value.get<std::string>());
+  if (value.is_boolean()) return RawSetting(value.get<bool>());
+  if (value.is_number_integer()) return RawSetting(value.get<long long>());
+  if (value.is_array()) {
+    std::vector<std::string> list;
+    for (const auto& element : value) {
+      if (!element.is_string()) return std::nullopt;
+      list.push_back(element.get<std::string>());
+    }
+    return RawSetting(std::move(list));
+  }
+  if (value.is_object()) {
+    std::vector<std::pair<std::string, std::string>> pairs;
+    // A level of the wrong type is kept as "" so that its check names the entry.
+    for (const auto& [key, level] : value.items())
+      pairs.emplace_back(key, level.is_string() ? level.get<std::string>() : std::string());
+    return RawSetting(std::move(pairs));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void mergeSettings(const protocol::Json& json, workspace::SettingValues& values, std::vector<std::string>& problems) {
   if (!json.is_object()) return;
-  auto text = [&](const char* key, std::string& out, std::string* source) {
-    auto it = json.find(key);
-    if (it == json.end() || it->is_null()) return;
-    if (!it->is_string()) {
-      problems.push_back(std::string(key) + " must be a string");
-      return;
+  for (const analysis::SettingRow& row : analysis::settingTable()) {
+    if (!(row.places & analysis::kEditor)) continue;
+    auto it = json.find(std::string(row.editorKey));
+    if (it == json.end() || it->is_null()) continue;
+    // An empty string is how editors leave a text setting unset.
+    if (it->is_string() && it->get<std::string>().empty()) continue;
+    const std::string name = "dsls." + std::string(row.editorKey);
+    auto raw = rawValue(*it);
+    if (!raw) {
+      problems.push_back(name + " must be " + workspace::settingTypeText(row.type) + "; the setting is ignored");
+      continue;
     }
-    out = it->get<std::string>();
-    if (source) *source = "editor settings";
-  };
-  auto version = [&](const char* key, std::string& out, std::string& source) {
-    std::string given;
-    std::string givenSource;
-    text(key, given, &givenSource);
-    if (given.empty()) return;
-    if (auto problem = workspace::versionProblem(given)) {
-      // Left as it was: a wrong value must not hide the pin found in the workspace.
-      problems.push_back(std::string("dsls.") + key + ": " + *problem + "; the setting is ignored");
-      return;
-    }
-    out = given;
-    source = givenSource;
-  };
-  version("deepspeedVersion", s.deepspeedVersion, s.deepspeedVersionSource);
-  version("torchVersion", s.torchVersion, s.torchVersionSource);
-  text("launcher", s.launcher, nullptr);
-  if (auto it = json.find("worldSize"); it != json.end() && !it->is_null()) {
-    if (it->is_number_integer() && it->get<long long>() > 0) s.worldSize = it->get<long long>();
-    else problems.push_back("worldSize must be a positive integer");
-  }
-  if (auto it = json.find("torchCompile"); it != json.end() && !it->is_null()) {
-    if (it->is_boolean()) s.torchCompile = it->get<bool>();
-    else problems.push_back("torchCompile must be true or false");
-  }
-  if (auto it = json.find("rules"); it != json.end() && it->is_object()) {
-    for (auto& [code, level] : it->items()) {
-      auto parsed = level.is_string() ? workspace::parseRuleLevel(level.get<std::string>()) : std::nullopt;
-      if (parsed) s.ruleOverrides[code] = *parsed;
-      else problems.push_back("rules." + code + " must be off, error, warning, information or hint");
-    }
-  }
-  if (auto it = json.find("configGlobs"); it != json.end() && it->is_array()) {
-    s.configGlobs.clear();
-    for (auto& g : *it)
-      if (g.is_string()) s.configGlobs.push_back(g.get<std::string>());
+    for (const auto& problem : workspace::setSetting(row, *raw, "editor settings", values))
+      problems.push_back(workspace::problemText(name, problem) +
+                         (problem.subKey.empty() ? "; the setting is ignored" : "; the entry is ignored"));
   }
 }
 

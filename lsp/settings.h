@@ -1,16 +1,17 @@
-// Reads dsls settings from initializationOptions or the "dsls" configuration section.
+// Reads dsls settings from initializationOptions or the "dsls" configuration section: the
+// editor keys of analysis/core/setting_table.h.
 #pragma once
 
-#include "analysis/core/settings.h"
 #include "protocol/jsonrpc.h"
+#include "workspace/setting_values.h"
 
 #include <string>
 #include <vector>
 
 namespace dsls::lsp {
 
-// Merges the keys present in `json` (a flat object) into `settings`; unknown keys and
-// ill-typed values are skipped and described in `problems`.
-void mergeSettings(const protocol::Json& json, analysis::Settings& settings, std::vector<std::string>& problems);
+// Merges the keys present in `json` (a flat object) into `values`; unknown keys and wrong values
+// are left out and described in `problems` ("dsls.worldSize must be a positive integer").
+void mergeSettings(const protocol::Json& json, workspace::SettingValues& values, std::vector<std::string>& problems);
 
 }  // namespace dsls::lsp

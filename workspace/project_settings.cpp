@@ -22,85 +22,52 @@ namespace {
 
 constexpr std::uintmax_t kMaxPyprojectBytes = 4u << 20;
 
-std::optional<std::string> stringValue(const toml::node& node) {
-  if (auto s = node.value<std::string>()) return *s;
+// The node as the raw value setSetting checks; nothing when its shape is none a setting takes.
+std::optional<RawSetting> rawValue(const toml::node& node) {
+  if (auto text = node.value_exact<std::string>()) return RawSetting(*text);
+  if (auto boolean = node.value_exact<bool>()) return RawSetting(*boolean);
+  if (auto integer = node.value_exact<std::int64_t>()) return RawSetting(static_cast<long long>(*integer));
+  if (const toml::array* array = node.as_array()) {
+    std::vector<std::string> list;
+    for (const toml::node& element : *array) {
+      auto text = element.value_exact<std::string>();
+      if (!text) return std::nullopt;
+      list.push_back(*text);
+    }
+    return RawSetting(std::move(list));
+  }
+  if (const toml::table* table = node.as_table()) {
+    std::vector<std::pair<std::string, std::string>> pairs;
+    // A level of the wrong type is kept as "" so that its check names the entry.
+    for (const auto& [key, value] : *table) pairs.emplace_back(std::string(key.str()), value.value_or(std::string()));
+    return RawSetting(std::move(pairs));
+  }
   return std::nullopt;
 }
 
-// A string or an array of strings ("select = 'log-*'" is accepted as a one-element list).
-std::optional<std::vector<std::string>> stringList(const toml::node& node) {
-  std::vector<std::string> out;
-  if (auto s = stringValue(node)) {
-    out.push_back(*s);
-    return out;
-  }
-  const toml::array* array = node.as_array();
-  if (!array) return std::nullopt;
-  for (const toml::node& element : *array) {
-    auto s = stringValue(element);
-    if (!s) return std::nullopt;
-    out.push_back(*s);
-  }
-  return out;
+const analysis::SettingRow* projectRow(std::string_view key) {
+  for (const analysis::SettingRow& row : analysis::settingTable())
+    if ((row.places & analysis::kProject) && row.projectKey == key) return &row;
+  return nullptr;
 }
 
 void readTable(const toml::table& table, ProjectSettings& out) {
+  const std::string source = "pyproject.toml [tool.dsls]";
   for (const auto& [key, node] : table) {
     const std::string name(key.str());
-    auto problem = [&](const std::string& what) { out.problems.push_back(out.file + ": [tool.dsls] " + name + " " + what); };
-    auto error = [&](const std::string& what) { out.errors.push_back(out.file + ": [tool.dsls] " + name + ": " + what); };
-    if (name == "deepspeed-version" || name == "torch-version" || name == "launcher") {
-      auto value = stringValue(node);
-      if (!value) {
-        problem("must be a string");
-        continue;
-      }
-      if (name != "launcher") {
-        if (auto bad = versionProblem(*value)) {
-          error(*bad);
-          continue;
-        }
-      }
-      (name == "launcher" ? out.launcher : name == "torch-version" ? out.torchVersion : out.deepspeedVersion) = *value;
-    } else if (name == "world-size") {
-      auto value = node.value<std::int64_t>();
-      if (!value || *value <= 0 || !node.is_integer()) problem("must be a positive integer");
-      else out.worldSize = *value;
-    } else if (name == "select" || name == "ignore" || name == "config-globs") {
-      auto list = stringList(node);
-      if (!list) {
-        problem("must be a list of strings");
-        continue;
-      }
-      if (name != "config-globs")
-        for (const std::string& code : *list)
-          if (auto bad = ruleCodeProblem(code)) error(*bad);
-      if (name == "select") out.select = std::move(*list);
-      else if (name == "ignore") out.ignore = std::move(*list);
-      else out.configGlobs = std::move(*list);
-    } else if (name == "rules") {
-      const toml::table* rules = node.as_table();
-      if (!rules) {
-        problem("must be a table of rule code = level");
-        continue;
-      }
-      for (const auto& [code, level] : *rules) {
-        auto word = stringValue(level);
-        auto parsed = word ? parseRuleLevel(*word) : std::nullopt;
-        // Appended, not "." + std::string: that trips GCC 12's -Wrestrict false positive (PR 105329).
-        if (!parsed)
-          problem(std::string(".").append(code.str()).append(" must be off, error, warning, information or hint"));
-        else if (auto bad = ruleCodeProblem(code.str())) error(*bad);
-        else out.rules[std::string(code.str())] = *parsed;
-      }
-    } else if (name == "output-severity") {
-      auto word = stringValue(node);
-      auto level = word ? parseRuleLevel(*word) : std::nullopt;
-      if (!level || !*level) problem("must be error, warning, information or hint");
-      else out.outputSeverity = **level;
-    } else {
-      problem("is not a dsls setting");
+    const std::string where = out.file + ": [tool.dsls] ";
+    const analysis::SettingRow* row = projectRow(name);
+    if (!row) {
+      out.problems.push_back(where + name + " is not a dsls setting");
+      continue;
     }
+    auto raw = rawValue(node);
+    if (!raw) {
+      out.problems.push_back(where + name + " must be " + settingTypeText(row->type));
+      continue;
+    }
+    for (const SettingProblem& problem : setSetting(*row, *raw, source, out.values))
+      (problem.changesWhatIsChecked ? out.errors : out.problems).push_back(where + problemText(name, problem));
   }
 }
 
@@ -175,19 +142,6 @@ std::vector<std::string> pinSearchFolders(const std::string& path, const std::ve
   return chain;
 }
 
-std::optional<std::optional<analysis::Severity>> parseRuleLevel(std::string_view s) {
-  using analysis::Severity;
-  static const std::map<std::string_view, std::optional<Severity>> levels = {
-      {"off", std::nullopt},           {"none", std::nullopt},
-      {"ignore", std::nullopt},        {"error", Severity::Error},
-      {"warning", Severity::Warning},  {"warn", Severity::Warning},
-      {"information", Severity::Information}, {"info", Severity::Information},
-      {"hint", Severity::Hint}};
-  auto it = levels.find(s);
-  if (it == levels.end()) return std::nullopt;
-  return std::make_optional(it->second);
-}
-
 std::optional<ProjectSettings> parseProjectSettings(std::string_view text, const std::string& fileName) {
   ProjectSettings out;
   out.file = fileName;
@@ -237,53 +191,43 @@ std::vector<std::string> knownCodes() {
   return codes;
 }
 
-ResolvedSettings resolveSettings(const std::string& path, const analysis::Settings& base, const RuleSelection& flags,
-                                 bool useProjectFiles, const std::vector<std::string>& workspaceRoots) {
+ResolvedSettings resolveSettings(const std::string& path, const SettingValues& given, bool useProjectFiles,
+                                 const std::vector<std::string>& workspaceRoots) {
   ResolvedSettings out;
-  analysis::Settings& s = out.settings;
-  s = base;
   std::optional<ProjectSettings> project = useProjectFiles ? projectSettingsFor(path) : std::nullopt;
+  SettingValues merged;
   if (project) {
     out.projectFile = project->file;
     out.problems = project->problems;
     out.errors = project->errors;
-    out.outputSeverity = project->outputSeverity;
-    const std::string source = "pyproject.toml [tool.dsls]";
-    if (s.deepspeedVersion.empty() && project->deepspeedVersion) {
-      s.deepspeedVersion = *project->deepspeedVersion;
-      s.deepspeedVersionSource = source;
-    }
-    if (s.torchVersion.empty() && project->torchVersion) {
-      s.torchVersion = *project->torchVersion;
-      s.torchVersionSource = source;
-    }
-    if (s.launcher.empty() && project->launcher) s.launcher = *project->launcher;
-    if (!s.worldSize && project->worldSize) s.worldSize = project->worldSize;
-    if (s.configGlobs.empty()) s.configGlobs = project->configGlobs;
+    merged = project->values;
+    // A select given on top re-enables the rules it names that the project switched off.
+    if (given.selection.select)
+      std::erase_if(merged.settings.ruleOverrides, [&](const auto& entry) {
+        return !entry.second && codeMatches(entry.first, *given.selection.select);
+      });
+    if (given.selection.select) merged.selection.ignore.clear();
   }
+  overlaySettings(given, merged);
+  merged.settings.commandLine = given.settings.commandLine;
+  analysis::Settings& s = out.settings;
+  s = merged.settings;
   if (useProjectFiles && (s.deepspeedVersion.empty() || s.torchVersion.empty()))
     detectWorkspaceVersions(pinSearchFolders(path, workspaceRoots), s);
+  out.select = merged.selection.select;
+  out.ignore = merged.selection.ignore;
+  out.outputSeverity = merged.outputSeverity;
 
-  // A --select replaces the project's selection and re-enables what the project switched off.
-  out.select = flags.select ? flags.select : project ? project->select : std::nullopt;
-  if (project && !flags.select) out.ignore = project->ignore;
-  out.ignore.insert(out.ignore.end(), flags.ignore.begin(), flags.ignore.end());
-
-  // Fold everything into per-rule overrides for the registered codes; the caller's own overrides win.
-  std::map<std::string, std::optional<analysis::Severity>> overrides;
-  if (project)
-    for (const auto& [code, level] : project->rules)
-      if (level || !flags.select || !codeMatches(code, *flags.select)) overrides[code] = level;
+  // Fold the selection into per-rule overrides for the registered codes; levels given on top win.
   for (const std::string& code : knownCodes())
-    if (!codeSelected(code, out.select, out.ignore)) overrides[code] = std::nullopt;
-  for (const auto& [code, level] : base.ruleOverrides) overrides[code] = level;
-  s.ruleOverrides = std::move(overrides);
+    if (!codeSelected(code, out.select, out.ignore)) s.ruleOverrides[code] = std::nullopt;
+  for (const auto& [code, level] : given.settings.ruleOverrides) s.ruleOverrides[code] = level;
   return out;
 }
 
-analysis::Settings settingsForFile(const std::string& path, const analysis::Settings& base,
+analysis::Settings settingsForFile(const std::string& path, const SettingValues& given,
                                    const std::vector<std::string>& workspaceRoots) {
-  return resolveSettings(path, base, RuleSelection{}, true, workspaceRoots).settings;
+  return resolveSettings(path, given, true, workspaceRoots).settings;
 }
 
 }  // namespace dsls::workspace

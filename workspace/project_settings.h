@@ -4,6 +4,7 @@
 
 #include "analysis/core/finding.h"
 #include "analysis/core/settings.h"
+#include "workspace/setting_values.h"
 
 #include <map>
 #include <optional>
@@ -13,19 +14,11 @@
 
 namespace dsls::workspace {
 
-// What a [tool.dsls] table says. Keys: deepspeed-version, torch-version, world-size, launcher,
-// select, ignore, rules = {code = "off"|"error"|"warning"|"information"|"hint"}, config-globs,
-// output-severity (the command line shows no finding below it).
+// What a [tool.dsls] table says: the keys of analysis/core/setting_table.h (projectKey).
 struct ProjectSettings {
   std::string file;  // the pyproject.toml it came from
-  std::optional<std::string> deepspeedVersion, torchVersion, launcher;
-  std::optional<long long> worldSize;
-  std::optional<std::vector<std::string>> select;  // codes or globs ("log-*"); unset = every rule
-  std::vector<std::string> ignore;
-  std::map<std::string, std::optional<analysis::Severity>> rules;
-  std::vector<std::string> configGlobs;
-  std::optional<analysis::Severity> outputSeverity;
-  std::vector<std::string> problems;  // TOML syntax errors, unknown keys, ill-typed values
+  SettingValues values;
+  std::vector<std::string> problems;  // TOML syntax errors, unknown keys, values of the wrong type
   // Values that would silently change what is checked: unknown rule codes, malformed versions.
   std::vector<std::string> errors;
 };
@@ -38,12 +31,6 @@ std::optional<ProjectSettings> parseProjectSettings(std::string_view pyprojectTe
 // not looking past a repository root (a directory holding .git). Re-read when the file changes.
 std::optional<ProjectSettings> projectSettingsFor(const std::string& path);
 
-// Rule selection given on top of the project's: `select` replaces the project's list, `ignore` adds to it.
-struct RuleSelection {
-  std::optional<std::vector<std::string>> select;
-  std::vector<std::string> ignore;
-};
-
 struct ResolvedSettings {
   analysis::Settings settings;
   std::optional<std::vector<std::string>> select;  // effective selection, for codes no registry lists
@@ -54,14 +41,15 @@ struct ResolvedSettings {
   std::vector<std::string> errors;  // the project's errors (ProjectSettings::errors)
 };
 
-// `base` wins field by field; what it leaves empty comes from [tool.dsls], then (for the two
-// versions) from the nearest pin or install (pinSearchFolders). With `useProjectFiles` false
-// neither pyproject.toml nor pins are read.
-ResolvedSettings resolveSettings(const std::string& path, const analysis::Settings& base, const RuleSelection& flags,
-                                 bool useProjectFiles = true, const std::vector<std::string>& workspaceRoots = {});
+// `given` (the command line's flags or the editor's settings) wins setting by setting; what it
+// leaves unset comes from [tool.dsls], then (for the two versions) from the nearest pin or install
+// (pinSearchFolders). A `select` in `given` replaces the project's and re-enables what the project
+// switched off. With `useProjectFiles` false neither pyproject.toml nor pins are read.
+ResolvedSettings resolveSettings(const std::string& path, const SettingValues& given, bool useProjectFiles = true,
+                                 const std::vector<std::string>& workspaceRoots = {});
 
 // The same, keeping only the settings: what the server calls for each document.
-analysis::Settings settingsForFile(const std::string& path, const analysis::Settings& base,
+analysis::Settings settingsForFile(const std::string& path, const SettingValues& given,
                                    const std::vector<std::string>& workspaceRoots = {});
 
 // Where pins are looked for, nearest first: the folder of `path` and each folder above it, up to
@@ -78,8 +66,5 @@ bool codeSelected(std::string_view code, const std::optional<std::vector<std::st
 
 // Every code dsls can report: the ds_config rules, then "log-" + each log failure id.
 std::vector<std::string> knownCodes();
-
-// "off" -> nullopt inside; nullopt outside when the word is not a level.
-std::optional<std::optional<analysis::Severity>> parseRuleLevel(std::string_view word);
 
 }  // namespace dsls::workspace

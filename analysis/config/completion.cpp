@@ -26,7 +26,7 @@ bool filledByHf(AutoFill f) {
   return f == AutoFill::HfTrainer || f == AutoFill::Accelerate || f == AutoFill::HfAndAccelerate;
 }
 
-bool hfLauncher(const analysis::Settings& s) { return s.launcher == "hf" || s.launcher == "accelerate"; }
+bool hfLauncher(const analysis::Settings& s) { return analysis::hfFillsAuto(s.launcher); }
 
 std::string defaultFor(const catalog::KeyInfo& k, const ConfigModel& m) {
   if (m.deepspeed) return std::string(catalog::defaultAt(k, *m.deepspeed));

@@ -52,7 +52,7 @@ void resolveStage(ZeroModel& z, const analysis::Settings& settings) {
   } else if (isAuto(stage->value)) {
     // HF Trainer hands its config to Accelerate's DeepSpeed plugin, which fills the stage from
     // ACCELERATE_DEEPSPEED_ZERO_STAGE (2 when unset); plain DeepSpeed drops "auto" (stage 0).
-    if (settings.launcher == "deepspeed")
+    if (settings.launcher == analysis::Launcher::DeepSpeed)
       z.stage = {0, Provenance::Default, stage, "plain DeepSpeed drops \"auto\" and uses stage 0"};
     else
       z.stage = {std::nullopt, Provenance::Auto, stage,

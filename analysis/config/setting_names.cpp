@@ -1,21 +1,36 @@
 #include "analysis/config/setting_names.h"
 
+#include "analysis/core/setting_table.h"
+
 namespace dsls::config {
 
+using analysis::SettingId;
+using analysis::settingName;
+
+namespace {
+
+// "hf, accelerate or deepspeed"
+std::string launcherChoices() {
+  std::string out;
+  const auto words = analysis::launcherWords();
+  for (std::size_t i = 0; i < words.size(); ++i)
+    out.append(i == 0 ? "" : i + 1 == words.size() ? " or " : ", ").append(words[i]);
+  return out;
+}
+
+}  // namespace
+
 std::string howToSetDeepSpeedVersion(const analysis::Settings& s) {
-  if (s.commandLine)
-    return "pass --deepspeed-version, set deepspeed-version in [tool.dsls] of pyproject.toml, or pin deepspeed in "
-           "requirements.txt";
-  return "set dsls.deepspeedVersion or pin deepspeed in requirements.txt";
+  return "set the release (" + settingName(SettingId::DeepSpeedVersion, s.commandLine) +
+         ") or pin deepspeed in requirements.txt";
 }
 
 std::string howToSetLauncher(const analysis::Settings& s) {
-  if (s.commandLine) return "Pass --launcher hf (or accelerate, deepspeed), or set launcher in [tool.dsls],";
-  return "Set dsls.launcher (hf, accelerate or deepspeed)";
+  return "Set the launcher (" + settingName(SettingId::Launcher, s.commandLine) + ": " + launcherChoices() + ")";
 }
 
 std::string worldSizeSource(const analysis::Settings& s) {
-  return s.commandLine ? "the world size from --world-size or [tool.dsls]" : "the world size in the settings";
+  return "the world size from " + settingName(SettingId::WorldSize, s.commandLine);
 }
 
 }  // namespace dsls::config

@@ -8,11 +8,11 @@
 
 namespace dsls::config {
 
-// "set dsls.deepspeedVersion or pin deepspeed in requirements.txt", or the command line's words.
+// "set the release (dsls.deepspeedVersion) or pin deepspeed in requirements.txt", or the command line's words.
 std::string howToSetDeepSpeedVersion(const analysis::Settings& settings);
-// "Set dsls.launcher (hf, accelerate or deepspeed)", or "Pass --launcher hf ...".
+// "Set the launcher (dsls.launcher: hf, accelerate or deepspeed)", or with the flag and [tool.dsls].
 std::string howToSetLauncher(const analysis::Settings& settings);
-// "the world size in the settings" or "the world size from --world-size or [tool.dsls]".
+// "the world size from dsls.worldSize" or "... from --world-size or world-size in [tool.dsls]".
 std::string worldSizeSource(const analysis::Settings& settings);
 
 }  // namespace dsls::config

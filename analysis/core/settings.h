@@ -5,10 +5,24 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dsls::analysis {
+
+// What starts the run, which decides who reads the config and what "auto" means.
+enum class Launcher { Unknown, HfTrainer, Accelerate, DeepSpeed };
+
+// "hf", "accelerate", "deepspeed": the words every setting uses, in the order of the values.
+std::span<const std::string_view> launcherWords();
+// The word for one launcher; empty for Unknown.
+std::string_view launcherWord(Launcher launcher);
+// The launcher a word names; nullopt when it names none.
+std::optional<Launcher> parseLauncher(std::string_view word);
+// The HF Trainer and Accelerate fill "auto" values and read the config with json.load.
+inline bool hfFillsAuto(Launcher launcher) { return launcher == Launcher::HfTrainer || launcher == Launcher::Accelerate; }
 
 struct Settings {
   std::string deepspeedVersion;  // as given ("0.14.2"); empty = unknown
@@ -16,7 +30,7 @@ struct Settings {
   std::string torchVersion;
   std::string torchVersionSource;
   std::optional<long long> worldSize;
-  std::string launcher;  // "hf", "accelerate", "deepspeed" or empty (unknown)
+  Launcher launcher = Launcher::Unknown;
   std::optional<bool> torchCompile;  // the model is wrapped in torch.compile; unknown when unset
   // Per rule code: a new severity, or nullopt to switch the rule off.
   std::map<std::string, std::optional<Severity>> ruleOverrides;

@@ -18,6 +18,12 @@ constexpr std::array kBuiltinConfigGlobs = {
     "ds_z*.json",       "*_zero[0-9]*.json", "*zero_stage*.json", "*ds_config*.jsonc",
 };
 
+}  // namespace
+
+std::span<const char* const> builtinConfigGlobs() { return kBuiltinConfigGlobs; }
+
+namespace {
+
 std::string lower(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });

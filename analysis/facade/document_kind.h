@@ -3,6 +3,7 @@
 
 #include "analysis/core/settings.h"
 
+#include <span>
 #include <string_view>
 
 namespace dsls::analysis {
@@ -12,6 +13,9 @@ enum class DocumentKind { DsConfig, Log, Other };
 // `name` is a path or URI (only its last segment and extension matter); `languageId` may be empty.
 DocumentKind classifyDocument(std::string_view name, std::string_view languageId, std::string_view text,
                               const Settings& settings);
+
+// The file-name globs that mark a ds_config without any setting; configGlobs adds to them.
+std::span<const char* const> builtinConfigGlobs();
 
 // True when the file name matches the built-in ds_config globs or the user's.
 bool nameLooksLikeDsConfig(std::string_view fileName, const Settings& settings);

@@ -476,7 +476,7 @@ class Fix(CliTest):
         out = r.stdout.decode()
         self.assertIn("Set overlap_comm to false", out)  # offered ...
         self.assertNotIn("Set overlap_comm to false (--fix applies it)", out)  # ... not applied
-        self.assertIn("pass --deepspeed-version", out)  # the command line names its own flag
+        self.assertIn("set the release (--deepspeed-version or deepspeed-version in [tool.dsls])", out)  # its own flag
         self.assertNotIn("dsls.deepspeedVersion", out)
         # A release that is fixed: no race finding at all; one that has the race: applied.
         run(["--isolated", "--deepspeed-version", "0.14.2", "--fix", "configs/ds_config_zero2.json"], cwd=work)

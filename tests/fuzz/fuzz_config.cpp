@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   dsls::analysis::Settings settings;
   if (mode & 1) settings.deepspeedVersion = (mode & 2) ? "0.9.5" : "0.16.4";
   if (mode & 4) settings.worldSize = (mode >> 4) + 1;
-  if (mode & 8) settings.launcher = "hf";
+  if (mode & 8) settings.launcher = dsls::analysis::Launcher::HfTrainer;
 
   auto analysis = dsls::analysis::analyzeDocument("file:///w/ds_config.json", "json", text, settings);
   const std::size_t n = text.size();

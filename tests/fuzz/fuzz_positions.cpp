@@ -2,7 +2,8 @@
 // Properties, in each of UTF-8, UTF-16 and UTF-32:
 //  - a character boundary survives offset -> position -> offset;
 //  - any position maps to an offset that maps back to itself (idempotent clamping);
-//  - Document::apply equals replacing the byte range the two positions convert to.
+//  - Document::apply equals replacing the byte range the two positions convert to, and
+//    refuses (text unchanged, a reason given) exactly the ranges past the last line or reversed.
 #include "tests/fuzz/fuzz_check.h"
 #include "lsp/document.h"
 #include "protocol/line_index.h"
@@ -78,13 +79,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     std::string expected = doc.text();
     const LineIndex& lines = doc.lines();
-    std::size_t begin = lines.offset(a, enc), end = std::max(begin, lines.offset(b, enc));
-    expected.replace(begin, end - begin, insert);
+    bool reversed = b.line < a.line || (b.line == a.line && b.character < a.character);
+    bool refused = b.line >= lines.lineCount() || reversed;
+    if (!refused) {
+      std::size_t begin = lines.offset(a, enc), end = lines.offset(b, enc);
+      expected.replace(begin, end - begin, insert);
+    }
 
     dsls::protocol::ContentChange change;
     change.range = dsls::protocol::Range{a, b};
     change.text = insert;
-    doc.apply(change, enc);
+    std::string reason = doc.apply(change, enc);
+    CHECK(reason.empty() == !refused);
     CHECK(doc.text() == expected);
     Position last = doc.lines().position(doc.text().size(), enc);
     CHECK(doc.lines().offset(last, enc) <= doc.text().size());

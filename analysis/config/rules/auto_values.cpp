@@ -92,16 +92,16 @@ std::string fillerNames(AutoFill fill) {
 }
 
 void stageAuto(const RuleContext& ctx, const AutoValue& a, std::vector<Finding>& out) {
-  const std::string& launcher = ctx.settings.launcher;
-  if (launcher == "accelerate") return;
+  const analysis::Launcher launcher = ctx.settings.launcher;
+  if (launcher == analysis::Launcher::Accelerate) return;
   // With the launcher unknown, Accelerate may fill it: a note rather than a warning.
-  const bool launcherKnown = launcher == "deepspeed" || launcher == "hf";
+  const bool launcherKnown = launcher == analysis::Launcher::DeepSpeed || launcher == analysis::Launcher::HfTrainer;
   Finding f = launcherKnown ? makeFinding(RuleId::AutoNotFilled, "", a.member->value.range)
                             : makeFinding(RuleId::AutoNotFilled, Severity::Information, "", a.member->value.range);
-  if (launcher == "deepspeed") {
+  if (launcher == analysis::Launcher::DeepSpeed) {
     f.message = "\"stage\": \"auto\" is filled only by Accelerate: plain DeepSpeed drops it and runs ZeRO stage 0 "
                 "(ZeRO off), with no error. Write the stage you want.";
-  } else if (launcher == "hf") {
+  } else if (launcher == analysis::Launcher::HfTrainer) {
     f.message = "\"stage\": \"auto\" is not filled by HF Trainer's own filler. Current transformers releases pass the "
                 "file through Accelerate's DeepSpeed plugin, which fills it from ACCELERATE_DEEPSPEED_ZERO_STAGE (2 "
                 "when unset); older ones leave it to DeepSpeed, which drops it and runs stage 0. Write the stage you "
@@ -135,14 +135,14 @@ void checkAutoNotFilled(const RuleContext& ctx, std::vector<Finding>& out) {
 }
 
 void checkAutoOutsideHf(const RuleContext& ctx, std::vector<Finding>& out) {
-  const std::string& launcher = ctx.settings.launcher;
-  if (launcher == "hf" || launcher == "accelerate") return;
+  const analysis::Launcher launcher = ctx.settings.launcher;
+  if (analysis::hfFillsAuto(launcher)) return;
   std::vector<AutoValue> filled;
   for (const AutoValue& a : autoValues(ctx))
     if (a.key->autoFill != AutoFill::None && a.key->path != "zero_optimization.stage") filled.push_back(a);
   if (filled.empty()) return;
 
-  if (launcher == "deepspeed") {
+  if (launcher == analysis::Launcher::DeepSpeed) {
     for (const AutoValue& a : filled) {
       Outcome o = whatDeepSpeedDoes(ctx, a);
       Finding f = makeFinding(RuleId::AutoOutsideHf, o.severity,

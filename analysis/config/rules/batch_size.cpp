@@ -208,7 +208,7 @@ void checkBatchSize(const RuleContext& ctx, std::vector<Finding>& out) {
     return;
   }
 
-  if (!train.present() && !micro.present() && ctx.settings.launcher == "deepspeed") {
+  if (!train.present() && !micro.present() && ctx.settings.launcher == analysis::Launcher::DeepSpeed) {
     // HF Trainer and Accelerate may supply batch sizes; plain DeepSpeed needs one of the two keys.
     Finding f = makeFinding(RuleId::BatchSizeMismatch,
                             "Neither train_batch_size nor train_micro_batch_size_per_gpu is set: DeepSpeed stops with "

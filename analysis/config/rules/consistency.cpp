@@ -13,11 +13,11 @@ using namespace rules;
 
 void checkAccelerateNeedsZero(const RuleContext& ctx, std::vector<Finding>& out) {
   if (!ctx.model.root || ctx.model.root->find("zero_optimization")) return;
-  const std::string& launcher = ctx.settings.launcher;
-  if (launcher != "accelerate" && launcher != "hf") return;
+  const analysis::Launcher launcher = ctx.settings.launcher;
+  if (!analysis::hfFillsAuto(launcher)) return;
   const json::Node& root = *ctx.model.root;
   Finding f = makeFinding(RuleId::AccelerateNeedsZeroSection,
-                          launcher == "accelerate"
+                          launcher == analysis::Launcher::Accelerate
                               ? "Accelerate requires a zero_optimization section in a DeepSpeed config file: it "
                                 "stops with \"Please specify the ZeRO optimization config in the DeepSpeed config.\""
                               : "HF Trainer hands the file to Accelerate's DeepSpeed plugin (current transformers "
@@ -98,11 +98,11 @@ void checkIneffectiveSettings(const RuleContext& ctx, std::vector<Finding>& out)
   }
 
   // Accelerate (and HF Trainer through it) overwrite steps_per_print.
-  const std::string& launcher = ctx.settings.launcher;
-  if (const json::Member* spp = root.find("steps_per_print"); spp && (launcher == "hf" || launcher == "accelerate")) {
+  const analysis::Launcher launcher = ctx.settings.launcher;
+  if (const json::Member* spp = root.find("steps_per_print"); spp && analysis::hfFillsAuto(launcher)) {
     // A hint: harmless, and worth seeing only when looking at that key.
     Finding f = makeFinding(RuleId::IneffectiveSetting, Severity::Hint,
-                            launcher == "accelerate"
+                            launcher == analysis::Launcher::Accelerate
                                 ? "Accelerate sets steps_per_print to infinity to keep DeepSpeed quiet, so this value "
                                   "is not used."
                                 : "HF Trainer passes the config through Accelerate's DeepSpeed plugin (current "

@@ -31,7 +31,7 @@ void checkDefaultChanged(const RuleContext& ctx, std::vector<Finding>& out) {
                               openingBrace(root)));
   }
 
-  bool launcherSetsIt = ctx.settings.launcher == "hf" || ctx.settings.launcher == "accelerate";
+  bool launcherSetsIt = analysis::hfFillsAuto(ctx.settings.launcher);
   if (!root.find("steps_per_print") && !launcherSetsIt && versionAtLeast(ctx, "0.15.2")) {
     out.push_back(makeFinding(RuleId::DefaultChanged,
                               fmt::format("steps_per_print is not set, so {} prints no periodic progress line (the "

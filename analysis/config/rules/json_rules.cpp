@@ -21,9 +21,9 @@ enum class Loader {
 };
 
 Loader loaderOf(const RuleContext& ctx) {
-  const std::string& launcher = ctx.settings.launcher;
-  if (launcher == "deepspeed") return versionBelow(ctx, "0.9.0") ? Loader::JsonOldDeepSpeed : Loader::Hjson;
-  if (launcher == "hf" || launcher == "accelerate") return Loader::Json;
+  const analysis::Launcher launcher = ctx.settings.launcher;
+  if (launcher == analysis::Launcher::DeepSpeed) return versionBelow(ctx, "0.9.0") ? Loader::JsonOldDeepSpeed : Loader::Hjson;
+  if (analysis::hfFillsAuto(launcher)) return Loader::Json;
   return Loader::Unknown;
 }
 

@@ -20,7 +20,7 @@ std::string thousandsOfUnknownKeys() {
 
 void analyseAndComplete(benchmark::State& state, const std::string& text) {
   dsls::analysis::Settings settings;
-  settings.launcher = "deepspeed";
+  settings.launcher = dsls::analysis::Launcher::DeepSpeed;
   settings.deepspeedVersion = "0.16.0";
   settings.worldSize = 8;
   for (auto _ : state) {

@@ -162,7 +162,7 @@ TEST_CASE("section snippets at the top level, as snippets or plain text") {
 
 TEST_CASE("snippets follow the launcher and the target release, and skip present sections") {
   analysis::Settings hf;
-  hf.launcher = "hf";
+  hf.launcher = analysis::Launcher::HfTrainer;
   hf.deepspeedVersion = "0.18.0";
   auto c = completeAt("{\n  \"fp16\": {\"enabled\": false},\n  |\n}\n", false, hf);
   CHECK(item(c.items, "fp16: mixed precision with dynamic loss scaling") == nullptr);

@@ -72,7 +72,7 @@ inline analysis::Settings parseSettings(const std::string& text) {
     if (key == "deepspeed") s.deepspeedVersion = value, s.deepspeedVersionSource = "settings";
     else if (key == "torch") s.torchVersion = value, s.torchVersionSource = "settings";
     else if (key == "world") s.worldSize = std::atoll(value.c_str());
-    else if (key == "launcher") s.launcher = value;
+    else if (key == "launcher") s.launcher = dsls::analysis::parseLauncher(value).value_or(dsls::analysis::Launcher::Unknown);
     else if (key == "compile") s.torchCompile = value == "true";
   }
   return s;

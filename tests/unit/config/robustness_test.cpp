@@ -34,7 +34,7 @@ TEST_CASE("thousands of unknown keys with long names stay fast") {
   for (int i = 0; i < 5000; ++i) text += ",\"train_batch_sizes_" + std::to_string(i) + "\": \"auto\"";
   text += "}";
   analysis::Settings s;
-  s.launcher = "deepspeed";
+  s.launcher = dsls::analysis::Launcher::DeepSpeed;
   s.deepspeedVersion = "0.16.0";
   s.worldSize = 8;
   const auto findings = analyseAndComplete(text, s);
@@ -57,7 +57,8 @@ TEST_CASE("deep nesting, odd values and truncated text") {
         "{\"bf16\": {\"loss_scale\": 0,,}, \"aio\": {\"thread_count\":", "{\"\\u0000\": 1, \"\": {\"\": \"auto\"}}",
         "{\"elasticity\": {\"enabled\": true}, \"train_batch_size\": \"auto\"}"}) {
     INFO(text);
-    for (const char* launcher : {"", "hf", "accelerate", "deepspeed"}) {
+    for (auto launcher : {analysis::Launcher::Unknown, analysis::Launcher::HfTrainer, analysis::Launcher::Accelerate,
+                          analysis::Launcher::DeepSpeed}) {
       analysis::Settings s;
       s.launcher = launcher;
       s.worldSize = 3;

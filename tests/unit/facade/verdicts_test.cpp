@@ -54,7 +54,7 @@ Outcome run(const std::string& file, const json& c) {
   analysis::Settings settings;
   settings.deepspeedVersion = o.release;
   settings.worldSize = c.at("world_size").get<long long>();
-  settings.launcher = c.at("launcher");
+  settings.launcher = analysis::parseLauncher(c.at("launcher").get<std::string>()).value_or(analysis::Launcher::Unknown);
   auto a = analysis::analyzeDocument("ds_config.json", "json", o.config.dump(2), settings);
   for (const auto& f : a->findings) {
     o.messages.push_back(f.message);

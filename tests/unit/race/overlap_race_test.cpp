@@ -130,10 +130,10 @@ TEST_CASE("stage \"auto\" is unknown unless the launcher is known") {
   const std::string text = R"({"zero_optimization": {"stage": "auto", "overlap_comm": true}})";
   CHECK(analyze(text, "0.14.2").race.empty());
   Settings plain;
-  plain.launcher = "deepspeed";
+  plain.launcher = dsls::analysis::Launcher::DeepSpeed;
   CHECK(analyze(text, "0.14.2", "", plain).race.empty());  // plain DeepSpeed: stage 0
   Settings hf;
-  hf.launcher = "hf";
+  hf.launcher = dsls::analysis::Launcher::HfTrainer;
   ConfigAnalysis filled(text, hf);
   CHECK_FALSE(filled.model().zero.stage.value.has_value());  // filled at launch, 2 unless the env says otherwise
   ConfigAnalysis a(text, Settings{});

@@ -73,19 +73,32 @@ TEST_CASE("CRLF line ends stay intact when editing a line's end") {
 }
 
 TEST_CASE("settings: flat keys, rule levels and bad values") {
-  dsls::analysis::Settings s;
+  dsls::workspace::SettingValues v;
   std::vector<std::string> problems;
   dsls::lsp::mergeSettings({{"deepspeedVersion", "0.14.2"},
                             {"worldSize", 8},
-                            {"rules", {{"unknown-key", "off"}, {"overlap-comm-race", "error"}, {"x", "loud"}}},
+                            {"launcher", "torchrun"},
+                            {"torchCompile", true},
+                            {"rules", {{"unknown-key", "off"}, {"overlap-comm-race", "error"}, {"x", "loud"},
+                                       {"overlap-comm-rase", "off"}}},
                             {"torchVersion", 3}},
-                           s, problems);
+                           v, problems);
+  const dsls::analysis::Settings& s = v.settings;
   CHECK(s.deepspeedVersion == "0.14.2");
   CHECK(s.deepspeedVersionSource == "editor settings");
   CHECK(s.worldSize == 8);
+  CHECK(s.launcher == dsls::analysis::Launcher::Unknown);
+  CHECK(s.torchCompile == true);
   REQUIRE(s.ruleOverrides.count("unknown-key"));
-  CHECK_FALSE(s.ruleOverrides["unknown-key"].has_value());
-  CHECK(s.ruleOverrides["overlap-comm-race"] == dsls::analysis::Severity::Error);
+  CHECK_FALSE(s.ruleOverrides.at("unknown-key").has_value());
+  CHECK(s.ruleOverrides.at("overlap-comm-race") == dsls::analysis::Severity::Error);
   CHECK(s.ruleOverrides.count("x") == 0);
-  CHECK(problems.size() == 2);
+  CHECK(s.ruleOverrides.count("overlap-comm-rase") == 0);
+  CHECK(problems == std::vector<std::string>{
+                        "dsls.torchVersion must be a release number such as 0.14.2; the setting is ignored",
+                        "dsls.launcher: 'torchrun' is not a launcher; it must be hf, accelerate or deepspeed; the "
+                        "setting is ignored",
+                        "dsls.rules.overlap-comm-rase: 'overlap-comm-rase' is not a rule code; the nearest is "
+                        "'overlap-comm-race'; `dsls rules` lists them all; the entry is ignored",
+                        "dsls.rules.x must be off, error, warning, information or hint; the entry is ignored"});
 }

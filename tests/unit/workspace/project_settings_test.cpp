@@ -44,16 +44,18 @@ rules = { duplicate-key = "warning", overlap-comm-race = "off" }
 )", "pyproject.toml");
   REQUIRE(s);
   CHECK(s->problems.empty());
-  CHECK(s->deepspeedVersion == "0.14.2");
-  CHECK(s->torchVersion == "2.3.1");
-  CHECK(s->worldSize == 16);
-  CHECK(s->launcher == "accelerate");
-  REQUIRE(s->select);
-  CHECK(s->select->size() == 2);
-  CHECK(s->ignore == std::vector<std::string>{"unknown-key"});
-  CHECK(s->configGlobs == std::vector<std::string>{"configs/*.json"});
-  CHECK(s->rules.at("duplicate-key") == Severity::Warning);
-  CHECK_FALSE(s->rules.at("overlap-comm-race").has_value());
+  CHECK(s->errors.empty());
+  const auto& v = s->values;
+  CHECK(v.settings.deepspeedVersion == "0.14.2");
+  CHECK(v.settings.torchVersion == "2.3.1");
+  CHECK(v.settings.worldSize == 16);
+  CHECK(v.settings.launcher == dsls::analysis::Launcher::Accelerate);
+  REQUIRE(v.selection.select);
+  CHECK(v.selection.select->size() == 2);
+  CHECK(v.selection.ignore == std::vector<std::string>{"unknown-key"});
+  CHECK(v.settings.configGlobs == std::vector<std::string>{"configs/*.json"});
+  CHECK(v.settings.ruleOverrides.at("duplicate-key") == Severity::Warning);
+  CHECK_FALSE(v.settings.ruleOverrides.at("overlap-comm-race").has_value());
 }
 
 TEST_CASE("no [tool.dsls] table, bad values, bad TOML") {
@@ -62,8 +64,12 @@ TEST_CASE("no [tool.dsls] table, bad values, bad TOML") {
 
   auto bad = parseProjectSettings("[tool.dsls]\nworld-size = -2\nlaunchr = \"hf\"\nrules = { x = \"loud\" }\n", "p.toml");
   REQUIRE(bad);
-  CHECK(bad->problems.size() == 3);
-  CHECK_FALSE(bad->worldSize);
+  // A key dsls does not know and a level that is none are warned about; a value that fails its
+  // check would change what is checked, so it stops the file from being checked.
+  CHECK(bad->problems == std::vector<std::string>{"p.toml: [tool.dsls] launchr is not a dsls setting",
+                                                  "p.toml: [tool.dsls] rules.x must be off, error, warning, information or hint"});
+  CHECK(bad->errors == std::vector<std::string>{"p.toml: [tool.dsls] world-size must be a positive integer"});
+  CHECK_FALSE(bad->values.settings.worldSize);
 
   auto broken = parseProjectSettings("[tool.dsls]\ndeepspeed-version = \n", "p.toml");
   REQUIRE(broken);
@@ -80,8 +86,8 @@ TEST_CASE("the nearest pyproject.toml with [tool.dsls] applies; flags win") {
   t.write("sub/requirements.txt", "torch==2.1.0\n");
   std::string file = (t.root / "sub/cfg/ds_config.json").string();
 
-  dsls::analysis::Settings base;
-  auto r = dsls::workspace::resolveSettings(file, base, {});
+  dsls::workspace::SettingValues given;
+  auto r = dsls::workspace::resolveSettings(file, given);
   CHECK(r.projectFile == (t.root / "pyproject.toml").string());
   CHECK(r.settings.deepspeedVersion == "0.14.0");
   CHECK(r.settings.deepspeedVersionSource == "pyproject.toml [tool.dsls]");
@@ -89,17 +95,16 @@ TEST_CASE("the nearest pyproject.toml with [tool.dsls] applies; flags win") {
   CHECK(r.settings.worldSize == 8);
   CHECK_FALSE(r.settings.ruleOverrides.at("unknown-key").has_value());
 
-  base.deepspeedVersion = "0.16.0";
-  base.ruleOverrides["unknown-key"] = Severity::Hint;
-  dsls::workspace::RuleSelection flags;
-  flags.select = std::vector<std::string>{"unknown-key", "duplicate-key"};
-  r = dsls::workspace::resolveSettings(file, base, flags);
+  given.settings.deepspeedVersion = "0.16.0";
+  given.settings.ruleOverrides["unknown-key"] = Severity::Hint;
+  given.selection.select = std::vector<std::string>{"unknown-key", "duplicate-key"};
+  r = dsls::workspace::resolveSettings(file, given);
   CHECK(r.settings.deepspeedVersion == "0.16.0");
   CHECK(r.settings.ruleOverrides.at("unknown-key") == Severity::Hint);  // the caller's own override wins
   CHECK_FALSE(r.settings.ruleOverrides.at("overlap-comm-race").has_value());  // not selected
   CHECK(r.settings.ruleOverrides.count("duplicate-key") == 0);
 
-  auto isolated = dsls::workspace::resolveSettings(file, dsls::analysis::Settings{}, {}, false);
+  auto isolated = dsls::workspace::resolveSettings(file, dsls::workspace::SettingValues{}, false);
   CHECK(isolated.settings.deepspeedVersion.empty());
   CHECK(isolated.settings.torchVersion.empty());
   CHECK(dsls::workspace::settingsForFile(file, {}).worldSize == 8);
@@ -118,9 +123,9 @@ TEST_CASE("a changed pyproject.toml is read again") {
   t.write(".git/HEAD", "x\n");
   t.write("pyproject.toml", "[tool.dsls]\nworld-size = 4\n");
   std::string file = (t.root / "ds_config.json").string();
-  CHECK(dsls::workspace::projectSettingsFor(file)->worldSize == 4);
+  CHECK(dsls::workspace::projectSettingsFor(file)->values.settings.worldSize == 4);
   t.write("pyproject.toml", "[tool.dsls]\nworld-size = 64\n");
-  CHECK(dsls::workspace::projectSettingsFor(file)->worldSize == 64);
+  CHECK(dsls::workspace::projectSettingsFor(file)->values.settings.worldSize == 64);
 }
 
 TEST_CASE("code selection with globs") {

@@ -20,12 +20,10 @@
 (add-to-list 'lsp-language-id-configuration '(dsls-log-mode . "log"))
 
 (lsp-register-custom-settings
- '(("dsls.deepspeedVersion" (lambda () dsls-deepspeed-version))
-   ("dsls.torchVersion" (lambda () dsls-torch-version))
-   ("dsls.worldSize" (lambda () dsls-world-size))
-   ("dsls.launcher" (lambda () dsls-launcher))
-   ("dsls.rules" dsls--rules-object)
-   ("dsls.configGlobs" (lambda () (vconcat dsls-config-globs)))))
+ (mapcar (lambda (entry)
+           (let ((key (car entry)))
+             (list (concat "dsls." key) (lambda () (gethash key (dsls-settings))))))
+         dsls-setting-variables))
 
 (defun dsls-lsp-mode--send-settings (workspace)
   "Send the dsls settings to WORKSPACE with workspace/didChangeConfiguration."

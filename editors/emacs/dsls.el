@@ -10,7 +10,7 @@
 ;; files and multi-rank training logs.
 ;;
 ;; - `dsls-config-mode' (derived from `js-mode') is chosen for DeepSpeed configs:
-;;   files whose names match `dsls-config-globs', and, when
+;;   files whose names match `dsls-builtin-config-globs' or `dsls-config-globs', and, when
 ;;   `dsls-detect-by-content' is non-nil, other .json files with top-level
 ;;   DeepSpeed keys such as "zero_optimization".
 ;; - `dsls-log-mode' is chosen for training logs (`dsls-log-file-regexp', and
@@ -64,49 +64,9 @@
   "Arguments given to `dsls-program'."
   :type '(repeat string))
 
-(defcustom dsls-deepspeed-version nil
-  "DeepSpeed version the configs are used with, such as \"0.16.4\".
-nil means unknown; version-dependent rules then assume the worst case."
-  :type '(choice (const :tag "Unknown" nil) string)
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
-
-(defcustom dsls-torch-version nil
-  "PyTorch version, such as \"2.5.1\"; nil means unknown."
-  :type '(choice (const :tag "Unknown" nil) string)
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
-
-(defcustom dsls-world-size nil
-  "Number of ranks the job runs on; nil means unknown."
-  :type '(choice (const :tag "Unknown" nil) natnum)
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
-
-(defcustom dsls-launcher nil
-  "How training is launched; decides how \"auto\" values are judged."
-  :type '(choice (const :tag "Unknown" nil)
-                 (const :tag "deepspeed launcher" "deepspeed")
-                 (const :tag "Hugging Face Trainer" "hf")
-                 (const :tag "Hugging Face Accelerate" "accelerate"))
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
-
-(defcustom dsls-rules nil
-  "Severity per rule code, as an alist of (CODE . SEVERITY) strings.
-SEVERITY is one of \"off\", \"error\", \"warning\", \"information\" or
-\"hint\", for example ((\"overlap-comm-race\" . \"error\"))."
-  :type '(alist :key-type (string :tag "Rule code")
-                :value-type (choice (const "off") (const "error") (const "warning")
-                                    (const "information") (const "hint")))
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
-
-(defcustom dsls-config-globs '("*ds_config*.json" "*deepspeed*.json" "zero*.json" "ds_z*.json")
-  "File-name globs of DeepSpeed config files."
-  :type '(repeat string)
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
+;; The server's settings (dsls-deepspeed-version, dsls-rules, ...): one defcustom
+;; each, written from the server's settings table.
+(require 'dsls-settings)
 
 (defcustom dsls-detect-by-content t
   "Non-nil means .json files whose head names a DeepSpeed key are sent to dsls too.
@@ -122,27 +82,30 @@ output open in `dsls-log-mode' regardless."
 
 ;;;; Settings sent to the server
 
-(defun dsls--rules-object ()
-  "`dsls-rules' as a JSON object (a hash table, so no rules encodes as {})."
+(defun dsls--rules-object (rules)
+  "RULES, an alist of (CODE . LEVEL), as a JSON object.
+A hash table, so that no rules encode as {}."
   (let ((table (make-hash-table :test #'equal)))
-    (dolist (rule dsls-rules)
-      (when (and (stringp (car-safe rule)) (stringp (cdr-safe rule)))
-        (puthash (car rule) (cdr rule) table)))
+    (dolist (rule rules)
+      (when (consp rule)
+        (puthash (format "%s" (car rule)) (cdr rule) table)))
     table))
+
+(defun dsls--setting-json (type value)
+  "VALUE of a setting of TYPE as the JSON value the server reads; nil when unset.
+Values go as the user wrote them: the server checks them and says what is wrong."
+  (cond ((null value) nil)
+        ((equal value "") nil)
+        ((eq type 'rule-levels) (dsls--rules-object value))
+        ((memq type '(code-list glob-list)) (vconcat value))
+        (t value)))
 
 (defun dsls-settings ()
   "The settings object of the server contract, without unset keys."
   (let ((settings (make-hash-table :test #'equal)))
-    (when (and (stringp dsls-deepspeed-version) (not (string-empty-p dsls-deepspeed-version)))
-      (puthash "deepspeedVersion" dsls-deepspeed-version settings))
-    (when (and (stringp dsls-torch-version) (not (string-empty-p dsls-torch-version)))
-      (puthash "torchVersion" dsls-torch-version settings))
-    (when (and (integerp dsls-world-size) (> dsls-world-size 0))
-      (puthash "worldSize" dsls-world-size settings))
-    (when (member dsls-launcher '("hf" "accelerate" "deepspeed"))
-      (puthash "launcher" dsls-launcher settings))
-    (puthash "rules" (dsls--rules-object) settings)
-    (puthash "configGlobs" (vconcat dsls-config-globs) settings)
+    (pcase-dolist (`(,key ,variable ,type) dsls-setting-variables)
+      (when-let ((value (dsls--setting-json type (symbol-value variable))))
+        (puthash key value settings)))
     settings))
 
 (defun dsls--configuration-answer (section)
@@ -207,7 +170,8 @@ no ds_config."
   "Non-nil if the current buffer visits a DeepSpeed config file."
   (when-let ((file buffer-file-name))
     (and (string-match-p "\\.json\\'" file)
-         (or (cl-some (lambda (glob) (dsls--glob-match-p glob file)) dsls-config-globs)
+         (or (cl-some (lambda (glob) (dsls--glob-match-p glob file))
+                      (append dsls-builtin-config-globs dsls-config-globs))
              (and dsls-detect-by-content (dsls--head-names-deepspeed-key-p))))))
 
 (defconst dsls--log-markers

@@ -15,7 +15,7 @@ import {
 } from 'vscode-languageclient/node';
 import { buildDocumentSelector } from './selector';
 import { resolveServerPath } from './serverPath';
-import { toServerSettings, ServerSettings, defaultConfigGlobs } from './settings';
+import { toServerSettings, ServerSettings, configGlobsOf } from './settings';
 
 const section = 'dsls';
 
@@ -96,7 +96,7 @@ export class DslsClient implements vscode.Disposable {
     const settings = currentSettings();
     const clientOptions: LanguageClientOptions = {
       documentSelector: buildDocumentSelector(
-        settings.configGlobs.length > 0 ? settings.configGlobs : defaultConfigGlobs,
+        configGlobsOf(settings),
         config.get<boolean>('detectByContent', true),
       ),
       initializationOptions: settings,

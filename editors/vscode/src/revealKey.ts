@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { locateKey, KeyLocation } from './configKeys';
 import { globToDocumentPattern } from './selector';
 import { currentSettings } from './client';
+import { configGlobsOf } from './settings';
 
 interface Candidate {
   document: vscode.TextDocument;
@@ -27,7 +28,7 @@ async function workspaceConfigs(patterns: string[]): Promise<vscode.TextDocument
 
 export async function revealConfigKey(key: unknown): Promise<boolean> {
   if (typeof key !== 'string' || key === '') return false;
-  const patterns = currentSettings().configGlobs.map(globToDocumentPattern);
+  const patterns = configGlobsOf(currentSettings()).map(globToDocumentPattern);
   const ordered: vscode.TextDocument[] = [
     ...vscode.window.visibleTextEditors.map((e) => e.document),
     ...vscode.workspace.textDocuments,

@@ -1,58 +1,41 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { toServerSettings, defaultConfigGlobs } from '../src/settings';
+import { toServerSettings, configGlobsOf } from '../src/settings';
+import { builtinConfigGlobs, serverSettings } from '../src/settingsTable';
 
 const from = (values: Record<string, unknown>) => (key: string) => values[key];
 
-test('unset settings give only rules and the default globs', () => {
-  assert.deepEqual(toServerSettings(from({})), { rules: {}, configGlobs: [...defaultConfigGlobs] });
+test('unset settings send nothing', () => {
+  assert.deepEqual(toServerSettings(from({})), {});
+  assert.deepEqual(toServerSettings(from({ deepspeedVersion: ' ', worldSize: null, select: null })), {});
 });
 
-test('all settings map to the server keys', () => {
-  const s = toServerSettings(
-    from({
-      deepspeedVersion: ' 0.16.4 ',
-      torchVersion: '2.5.1',
-      worldSize: 8,
-      launcher: 'Accelerate',
-      rules: { 'overlap-comm-race': 'error', 'unknown-key': 'off' },
-      configGlobs: ['train/*.json', 'my_ds.json'],
-    }),
-  );
-  assert.deepEqual(s, {
-    deepspeedVersion: '0.16.4',
+test('every server setting of the table is sent under its key, as written', () => {
+  const values: Record<string, unknown> = {
+    deepspeedVersion: ' 0.16.4 ',
     torchVersion: '2.5.1',
     worldSize: 8,
     launcher: 'accelerate',
+    torchCompile: false,
+    select: ['overlap-comm-race', 'log-*'],
+    ignore: ['default-changed'],
     rules: { 'overlap-comm-race': 'error', 'unknown-key': 'off' },
-    configGlobs: ['train/*.json', 'my_ds.json'],
-  });
-});
-
-test('invalid values are dropped instead of sent', () => {
-  const s = toServerSettings(
-    from({
-      deepspeedVersion: '',
-      worldSize: 0,
-      launcher: 'slurm',
-      rules: { a: 'fatal', b: 3, c: 'info', d: 'HINT' },
-      configGlobs: ['', 7, 'x.json'],
-    }),
+    configGlobs: ['train/*.json'],
+  };
+  assert.deepEqual(
+    serverSettings.map((s) => s.key),
+    Object.keys(values),
   );
-  assert.equal(s.deepspeedVersion, undefined);
-  assert.equal(s.worldSize, undefined);
-  assert.equal(s.launcher, undefined);
-  assert.deepEqual(s.rules, { c: 'information', d: 'hint' });
-  assert.deepEqual(s.configGlobs, ['x.json']);
+  assert.deepEqual(toServerSettings(from(values)), { ...values, deepspeedVersion: '0.16.4' });
 });
 
-test('a world size typed as text is accepted when it is a whole number', () => {
-  assert.equal(toServerSettings(from({ worldSize: '16' })).worldSize, 16);
-  assert.equal(toServerSettings(from({ worldSize: '1.5' })).worldSize, undefined);
-  assert.equal(toServerSettings(from({ worldSize: 2.5 })).worldSize, undefined);
+test('wrong values reach the server, which names what is wrong with them', () => {
+  const s = toServerSettings(from({ worldSize: 0, launcher: 'slurm', rules: { a: 'fatal' } }));
+  assert.deepEqual(s, { worldSize: 0, launcher: 'slurm', rules: { a: 'fatal' } });
 });
 
-test('rules that are not an object are ignored', () => {
-  assert.deepEqual(toServerSettings(from({ rules: ['error'] })).rules, {});
-  assert.deepEqual(toServerSettings(from({ rules: null })).rules, {});
+test('config globs add to the built-in ones', () => {
+  assert.deepEqual(configGlobsOf({}), [...builtinConfigGlobs]);
+  assert.deepEqual(configGlobsOf({ configGlobs: ['', 7, 'x.json'] }), [...builtinConfigGlobs, 'x.json']);
+  assert.ok(builtinConfigGlobs.includes('*_zero[0-9]*.json'));
 });

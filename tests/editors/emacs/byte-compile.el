@@ -17,14 +17,14 @@
        (byte-compile-dest-file-function
         (lambda (file) (concat out (file-name-nondirectory file) "c")))
        (failed nil))
-  (dolist (name '("dsls.el" "dsls-lsp-mode.el" "dsls-eglot.el"))
+  (dolist (name '("dsls-settings.el" "dsls.el" "dsls-lsp-mode.el" "dsls-eglot.el"))
     (cond
      ((and (equal name "dsls-lsp-mode.el") (not (locate-library "lsp-mode")))
       (princ (format "skipped %s: lsp-mode is not installed\n" name)))
      ((and (equal name "dsls-eglot.el") (not (locate-library "eglot")))
       (princ (format "skipped %s: Eglot is not installed\n" name)))
      ((progn
-        (when (equal name "dsls.el")
+        (when (member name '("dsls-settings.el" "dsls.el"))
           (dolist (feature '(eglot lsp-mode))
             (when (featurep feature) (error "%s is loaded before dsls.el is compiled" feature))))
         (byte-compile-file (concat source name)))
@@ -33,7 +33,7 @@
       (setq failed t)
       (princ (format "FAILED %s: see the compiler output above\n" name)))))
   ;; Only the public API of Eglot, lsp-mode and jsonrpc: their "--" names are internal.
-  (dolist (name '("dsls.el" "dsls-lsp-mode.el" "dsls-eglot.el"))
+  (dolist (name '("dsls-settings.el" "dsls.el" "dsls-lsp-mode.el" "dsls-eglot.el"))
     (with-temp-buffer
       (insert-file-contents (concat source name))
       (let (internal)

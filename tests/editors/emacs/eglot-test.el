@@ -179,7 +179,18 @@ RELATED lists (URI RANGE MESSAGE) notes, which reach Eglot folded into the messa
     (customize-set-variable 'dsls-rules '(("overlap-comm-race" . "off")))
     (dsls-test-diagnostics-become "dsls-rules \"off\" silences the race" nil)
     (customize-set-variable 'dsls-rules nil)
-    (dsls-test-diagnostics-become "default rules bring the warning back" (dsls-test-expected-config)))
+    (dsls-test-diagnostics-become "default rules bring the warning back" (dsls-test-expected-config))
+    ;; On 0.19.0-0.19.2 the race needs torch.compile: dsls-torch-compile and dsls-select reach the server.
+    (let ((version dsls-deepspeed-version))
+      (customize-set-variable 'dsls-select '("overlap-comm-race"))
+      (customize-set-variable 'dsls-deepspeed-version "0.19.1")
+      (dsls-test-diagnostics-become "0.19.1 without torch.compile has no race" nil)
+      (customize-set-variable 'dsls-torch-compile t)
+      (dsls-test-diagnostics-become "dsls-torch-compile shows the race on 0.19.1" (dsls-test-expected-config))
+      (customize-set-variable 'dsls-torch-compile nil)
+      (customize-set-variable 'dsls-select nil)
+      (customize-set-variable 'dsls-deepspeed-version version)
+      (dsls-test-diagnostics-become "unset again: the warning of the first release" (dsls-test-expected-config))))
 
   (dsls-test-step "a JSON file that is no ds_config gets no diagnostics"
     (let* ((project (concat fixtures "../../fixtures/projects/hf_trainer/"))
@@ -258,9 +269,12 @@ RELATED lists (URI RANGE MESSAGE) notes, which reach Eglot folded into the messa
                      (equal (dsls--svg-from-data-uri "data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=") "<svg></svg>"))
     (dsls-test-check "percent-encoded SVG data URIs decode"
                      (equal (dsls--svg-from-data-uri "data:image/svg+xml;utf8,%3Csvg%3E%3C/svg%3E") "<svg></svg>"))
-    (dsls-test-check "empty rules encode as a JSON object"
-                     (let ((dsls-rules nil) (dsls-deepspeed-version nil)) (equal (json-serialize (dsls-settings))
-                                                    "{\"rules\":{},\"configGlobs\":[\"*ds_config*.json\",\"*deepspeed*.json\",\"zero*.json\",\"ds_z*.json\"]}")))
+    (dsls-test-check "unset settings are left out; rules encode as a JSON object"
+                     (let ((dsls-rules '(("overlap-comm-race" . "off"))) (dsls-deepspeed-version nil)
+                           (dsls-torch-compile :json-false) (dsls-config-globs nil))
+                       (equal (json-serialize (dsls-settings) :false-object :json-false)
+                              "{\"torchCompile\":false,\"rules\":{\"overlap-comm-race\":\"off\"}}"))
+                     (json-serialize (dsls-settings) :false-object :json-false))
     (dsls-test-check "globs match file names in any folder"
                      (and (dsls--glob-match-p "zero*.json" "/a/b/zero3.json")
                           (not (dsls--glob-match-p "zero*.json" "/a/zero/x.json"))))))

@@ -255,6 +255,13 @@ step("settings", function()
   diagnostics_become("rules setting 'off' silences the race", config_buf, {})
   dsls.update_settings({ rules = {} })
   diagnostics_become("default rules bring the warning back", config_buf, expected_config(config_buf))
+  -- On 0.19.0-0.19.2 the race needs torch.compile: torchCompile and select reach the server.
+  dsls.update_settings({ deepspeedVersion = "0.19.1", select = { race } })
+  diagnostics_become("0.19.1 without torch.compile has no race (select keeps only its rule)", config_buf, {})
+  dsls.update_settings({ torchCompile = true })
+  diagnostics_become("torchCompile = true shows the race on 0.19.1", config_buf, expected_config(config_buf))
+  dsls.update_settings({ deepspeedVersion = "0.14.2", torchCompile = vim.NIL, select = vim.NIL })
+  diagnostics_become("unset torchCompile and select: back to 0.14.2's warning", config_buf, expected_config(config_buf))
 end)
 
 local function report_buffer_after(action)

@@ -9,23 +9,18 @@
 -- and later (vim.lsp.start).
 
 local report = require("dsls.report")
+local settings_table = require("dsls.settings_table")
 
 local M = {}
-
-local default_globs = { "*ds_config*.json", "*deepspeed*.json", "zero*.json", "ds_z*.json" }
 
 M.defaults = {
   -- Command that starts the server; `path` alone is a shortcut for { path, "--stdio" }.
   cmd = nil,
   path = "dsls",
-  settings = {
-    deepspeedVersion = nil, -- e.g. "0.16.4"; nil means unknown
-    torchVersion = nil,
-    worldSize = nil,
-    launcher = nil, -- "hf" | "accelerate" | "deepspeed"
-    rules = {}, -- { ["overlap-comm-race"] = "error" }; "off" silences a rule
-    configGlobs = default_globs,
-  },
+  -- The server's settings (lua/dsls/settings_table.lua lists them; docs/editors.md explains
+  -- them), e.g. deepspeedVersion = "0.16.4", rules = { ["overlap-comm-race"] = "error" }.
+  -- Unset ones are not sent.
+  settings = {},
   -- Also send other JSON buffers; the server decides which are ds_configs.
   detect_by_content = true,
   -- File-name globs of training logs (buffers with filetype "log" always count). "*.txt" is
@@ -117,7 +112,9 @@ function M.is_config_buffer(bufnr)
   if options.detect_by_content then
     return true
   end
-  return any_glob_matches(options.settings.configGlobs, vim.api.nvim_buf_get_name(bufnr))
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  return any_glob_matches(settings_table.builtin_config_globs, name)
+    or any_glob_matches(options.settings.configGlobs or {}, name)
 end
 
 function M.is_log_buffer(bufnr)
@@ -131,18 +128,21 @@ function M.is_log_buffer(bufnr)
   return any_glob_matches(options.log_globs, vim.api.nvim_buf_get_name(bufnr))
 end
 
--- The flat settings object of the server contract, without unset keys.
+-- The flat settings object of the server contract, without unset keys. Values go as the user
+-- wrote them: the server checks them and says what is wrong with one.
 function M.server_settings()
   local s = options.settings
-  local out = {}
-  for _, key in ipairs({ "deepspeedVersion", "torchVersion", "worldSize", "launcher" }) do
-    if s[key] ~= nil and s[key] ~= "" then
-      out[key] = s[key]
+  local out = vim.empty_dict()
+  for _, setting in ipairs(settings_table.settings) do
+    local value = s[setting.key]
+    if value ~= nil and value ~= "" and value ~= vim.NIL then
+      -- An empty Lua table would be sent as a JSON array; rule levels are an object.
+      if setting.type == "rule-levels" and type(value) == "table" and next(value) == nil then
+        value = vim.empty_dict()
+      end
+      out[setting.key] = value
     end
   end
-  -- An empty Lua table would be sent as a JSON array.
-  out.rules = (s.rules and next(s.rules)) and s.rules or vim.empty_dict()
-  out.configGlobs = s.configGlobs or default_globs
   return out
 end
 
@@ -408,8 +408,9 @@ end
 
 function M.setup(opts)
   options = vim.tbl_deep_extend("force", vim.deepcopy(M.defaults), opts or {})
-  if opts and opts.settings and opts.settings.configGlobs then
-    options.settings.configGlobs = opts.settings.configGlobs
+  -- Lists replace the defaults' rather than merge with them index by index.
+  for key, value in pairs((opts and opts.settings) or {}) do
+    options.settings[key] = value
   end
   local group = vim.api.nvim_create_augroup("dsls", { clear = true })
   vim.api.nvim_create_autocmd("FileType", {

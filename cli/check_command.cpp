@@ -32,7 +32,9 @@ std::unique_ptr<Reporter> makeReporter(const CheckOptions& o) {
     case OutputFormat::Github: return makeGithubReporter(std::cout);
     case OutputFormat::Text: break;
   }
-  return makeTextReporter(std::cout, useColor(o.color), o.logReport, o.folderGiven && !o.given.outputSeverity);
+  // Notes below warning are counted, not shown, unless --min-severity or --fail-on asks for them.
+  const bool brief = !o.given.outputSeverity && o.failOn <= analysis::Severity::Warning;
+  return makeTextReporter(std::cout, useColor(o.color), o.logReport, brief);
 }
 
 // --diff prints the fixes and nothing else; this reporter only keeps count.

@@ -108,6 +108,17 @@ void dropBelow(std::vector<analysis::Finding>& findings, std::optional<analysis:
   std::erase_if(findings, [&](const analysis::Finding& f) { return static_cast<int>(f.severity) > static_cast<int>(*least); });
 }
 
+// The least severity shown: --min-severity, else [tool.dsls] output-severity, else warning in the
+// machine formats (SARIF and GitHub annotate pull requests; JSON feeds them). The text format
+// counts what is below warning instead (its brief mode).
+std::optional<analysis::Severity> leastShown(const CheckOptions& options, const workspace::ResolvedSettings& resolved) {
+  if (resolved.outputSeverity) return resolved.outputSeverity;
+  // A --fail-on below warning shows what it fails on.
+  const auto least = std::max(analysis::Severity::Warning, options.failOn);
+  if (options.format != OutputFormat::Text) return least;
+  return std::nullopt;
+}
+
 FileOutcome failed(std::string reason) { return {FileStatus::Failed, std::move(reason), {}, {}}; }
 FileOutcome skipped(std::string reason) { return {FileStatus::Skipped, std::move(reason), {}, {}}; }
 
@@ -137,7 +148,7 @@ FileOutcome checkConfig(const InputFile& input, const std::string& readPath, con
     }
   }
   r.findings = fixed.analysis->findings;
-  dropBelow(r.findings, resolved.outputSeverity);
+  dropBelow(r.findings, leastShown(options, resolved));
   // Findings name their document by the analysed name; reports use the shown path.
   for (auto& f : r.findings)
     for (auto& rel : f.related)
@@ -148,7 +159,7 @@ FileOutcome checkConfig(const InputFile& input, const std::string& readPath, con
 }
 
 FileOutcome checkLog(const InputFile& input, const std::string& readPath,
-                     const workspace::ResolvedSettings& resolved) {
+                     const workspace::ResolvedSettings& resolved, const CheckOptions& options) {
   analysis::LogStream stream(resolved.settings);
   std::string error;
   std::vector<TextLocator::LineStart> lineStarts;  // one per chunk, for the second pass
@@ -167,7 +178,7 @@ FileOutcome checkLog(const InputFile& input, const std::string& readPath,
   r.kind = analysis::DocumentKind::Log;
   r.log = report;
   r.findings = analysis::logFindings(*report, input.path);
-  selectLogFindings(r.findings, resolved);
+  selectLogFindings(r.findings, resolved, options);
   if (!locateLogFindings(r, readPath, error, lineStarts)) return failed(error);
   return out;
 }
@@ -178,12 +189,13 @@ void showSettingsProblems(const workspace::ResolvedSettings& resolved, CheckCont
   showProblems(resolved, context);
 }
 
-void selectLogFindings(std::vector<analysis::Finding>& findings, const workspace::ResolvedSettings& resolved) {
+void selectLogFindings(std::vector<analysis::Finding>& findings, const workspace::ResolvedSettings& resolved,
+                       const CheckOptions& options) {
   analysis::applyRuleOverrides(findings, resolved.settings);
   std::erase_if(findings, [&](const analysis::Finding& f) {
     return !workspace::codeSelected(f.code, resolved.select, resolved.ignore);
   });
-  dropBelow(findings, resolved.outputSeverity);
+  dropBelow(findings, leastShown(options, resolved));
   sortFindings(findings);
 }
 
@@ -242,7 +254,7 @@ FileOutcome checkFile(const InputFile& input, const std::string& readPath, Check
   // A wrong rule code or version in [tool.dsls] would silently change what is checked.
   if (!resolved.errors.empty()) return failed("not checked: " + resolved.projectFile + " [tool.dsls] has invalid values");
   if (kind == analysis::DocumentKind::DsConfig) return checkConfig(input, readPath, name, resolved, options);
-  return checkLog(input, readPath, resolved);
+  return checkLog(input, readPath, resolved, options);
 }
 
 }  // namespace dsls::cli

@@ -37,7 +37,8 @@ FileOutcome checkFile(const InputFile& input, const std::string& readPath, Check
 
 // A log's findings as `dsls check` shows them: rule overrides, --select/--ignore, the least
 // severity shown, in text order.
-void selectLogFindings(std::vector<analysis::Finding>& findings, const workspace::ResolvedSettings& resolved);
+void selectLogFindings(std::vector<analysis::Finding>& findings, const workspace::ResolvedSettings& resolved,
+                       const CheckOptions& options);
 // Lines and columns of every offset `r.findings` mention, read from `readPath` in chunks.
 // `lineStarts`: line starts known from the analysis pass, in file order (none: read from the start).
 bool locateLogFindings(FileReport& r, const std::string& readPath, std::string& error,

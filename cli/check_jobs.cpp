@@ -79,7 +79,7 @@ JobOutcome checkJob(const analysis::RunFolderJob& job, CheckContext& context) {
     r.path = paths[i];
     r.kind = analysis::DocumentKind::Log;
     r.findings = analysis::jobFileFindings(*report, i);
-    selectLogFindings(r.findings, resolved);
+    selectLogFindings(r.findings, resolved, options);
     std::string error;
     if (!locateLogFindings(r, paths[i], error)) out.errors.emplace_back(paths[i], error);
     out.files.push_back(std::move(r));

@@ -44,8 +44,9 @@ constexpr const char* kUsageTail =
     "Settings left unset come from the [tool.dsls] table of the nearest pyproject.toml, then from\n"
     "version pins (requirements*.txt, pyproject.toml, setup.cfg, environment.yml), the nearest\n"
     "folder's first, up to the repository root or the filesystem root.\n"
-    "--min-severity without a value from [tool.dsls]: the text output of a folder shows errors and\n"
-    "warnings and counts the rest.\n"
+    "Without --min-severity (or output-severity in [tool.dsls]) every format shows errors and warnings\n"
+    "only (the text format counts the rest): notes and hints are for the editor's hover or\n"
+    "--min-severity hint.\n"
     "In folders, files that .gitignore files exclude are not looked at.\n"
     "Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage or I/O error.\n";
 

@@ -6,6 +6,7 @@
 #include "cli/check_command.h"
 #include "cli/check_options.h"
 #include "cli/rule_index.h"
+#include "workspace/setting_checks.h"
 
 #include <nlohmann/json.hpp>
 
@@ -78,7 +79,11 @@ int runExplain(const std::vector<std::string>& args) {
   }
   if (args.size() != 1) return usageError("explain", "takes exactly one rule code");
   auto text = explainRule(args[0]);
-  if (!text) return usageError("explain", "no rule has the code '" + args[0] + "'; dsls rules lists them");
+  if (!text) {
+    // "'overlap-comm-rase' is not a rule code; the nearest is 'overlap-comm-race'; `dsls rules` lists them all"
+    auto problem = workspace::ruleCodeProblem(args[0]);
+    return usageError("explain", problem ? *problem : "no rule has the code '" + args[0] + "'");
+  }
   std::fputs(text->c_str(), stdout);
   if (!text->ends_with("\n")) std::fputc('\n', stdout);
   return 0;

@@ -30,7 +30,8 @@ constexpr std::array kRows = {
                "a severity per rule code: off, error, warning, information or hint"},
     SettingRow{S::ConfigGlobs, T::GlobList, "configGlobs", "config-globs", "--config-glob", "GLOB", "none",
                "file-name globs of ds_config files, in addition to the built-in ones"},
-    SettingRow{S::OutputSeverity, T::Level, "", "output-severity", "--min-severity", "LEVEL", "every finding",
+    SettingRow{S::OutputSeverity, T::Level, "", "output-severity", "--min-severity", "LEVEL",
+               "errors and warnings (the text format counts the rest)",
                "show only findings at this level or above: error, warning, information or hint",
                kProject | kCommandLine, "an editor shows every finding at its own level"},
 };

@@ -153,9 +153,28 @@ class Golden(CliTest):
         for rel in files:
             for fmt, ext in FORMATS.items():
                 with self.subTest(file=rel, format=fmt):
-                    r = run(STABLE + ["--format", fmt, rel], cwd=FIXTURES)
+                    # Every finding, notes and hints included; the default is tested below.
+                    r = run(STABLE + ["--format", fmt, "--min-severity", "hint", rel], cwd=FIXTURES)
                     self.assertIn(r.returncode, (0, 1), r.stderr.decode())
                     compare_golden(self, f"fixtures/{rel}.{ext}", normalise(r.stdout.decode()))
+
+    def test_default_output_shows_errors_and_warnings_only(self):
+        rel = "logs/train_oom_rank3.log"  # one error, and collateral failures as information
+        _, everything = self.check_json(STABLE + ["--min-severity", "hint", rel], cwd=FIXTURES)
+        levels = {x["severity"] for f in everything["files"] for x in f["findings"]}
+        self.assertEqual(levels, {"error", "information"})
+        _, default = self.check_json(STABLE + [rel], cwd=FIXTURES)
+        self.assertEqual({x["severity"] for f in default["files"] for x in f["findings"]}, {"error"})
+        sarif = json.loads(run(STABLE + ["--format", "sarif", rel], cwd=FIXTURES).stdout)
+        self.assertEqual({x["level"] for x in sarif["runs"][0]["results"]}, {"error"})
+        github = run(STABLE + ["--format", "github", rel], cwd=FIXTURES).stdout.decode()
+        self.assertNotIn("::notice", github)
+        self.assertIn("::error", github)
+        text = run(STABLE + [rel], cwd=FIXTURES).stdout.decode()
+        self.assertIn("4 information and hint findings not shown (--min-severity hint shows them).", text)
+        # --fail-on information shows what it fails on.
+        r, failing = self.check_json(STABLE + ["--fail-on", "information", rel], cwd=FIXTURES)
+        self.assertIn("information", {x["severity"] for f in failing["files"] for x in f["findings"]})
 
     def test_columns_count_code_points(self):
         r, doc = self.check_json(STABLE + ["configs/ds_config_zero2.json"], cwd=FIXTURES)
@@ -241,7 +260,7 @@ class RunFolders(CliTest):
         for folder in ("each-rank-log", "torchrun-log-dir"):
             for fmt in ("text", "json", "github"):
                 with self.subTest(folder=folder, format=fmt):
-                    r = run(STABLE + ["--format", fmt, folder], cwd=self.JOBS)
+                    r = run(STABLE + ["--format", fmt, "--min-severity", "hint", folder], cwd=self.JOBS)
                     self.assertEqual(r.returncode, 1, r.stderr.decode())
                     compare_golden(self, f"jobs/{folder}.{FORMATS[fmt]}", normalise(r.stdout.decode()))
 

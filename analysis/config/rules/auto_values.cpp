@@ -51,7 +51,6 @@ std::string defaultText(const RuleContext& ctx, const catalog::KeyInfo& key) {
 struct Outcome {
   Severity severity;
   std::string text;
-  bool sameAsDefault;  // the key behaves as if it were absent
 };
 
 Outcome whatDeepSpeedDoes(const RuleContext& ctx, const AutoValue& a) {
@@ -67,13 +66,13 @@ Outcome whatDeepSpeedDoes(const RuleContext& ctx, const AutoValue& a) {
   else
     kept = "DeepSpeed keeps the string \"auto\" as the value";
   switch (regime) {
-    case Regime::Strict: return {Severity::Warning, dropped, true};
-    case Regime::Lenient: return {Severity::Error, kept, false};
+    case Regime::Strict: return {Severity::Warning, dropped};
+    case Regime::Lenient: return {Severity::Error, kept};
     case Regime::Depends:
       return {Severity::Error,
-              fmt::format("from DeepSpeed {} {}; before that {}", strictSinceOf(a.parentPath), dropped, kept), false};
+              fmt::format("from DeepSpeed {} {}; before that {}", strictSinceOf(a.parentPath), dropped, kept)};
   }
-  return {Severity::Warning, dropped, true};
+  return {Severity::Warning, dropped};
 }
 
 void addDefaultFix(const RuleContext& ctx, Finding& f, const AutoValue& a, bool safe) {
@@ -128,8 +127,8 @@ void checkAutoNotFilled(const RuleContext& ctx, std::vector<Finding>& out) {
                             fmt::format("Neither HF Trainer nor Accelerate fills \"auto\" for {}: {}.", a.key->path,
                                         o.text),
                             a.member->value.range);
-    // Writing the default is exactly what DeepSpeed does with a dropped "auto".
-    addDefaultFix(ctx, f, a, o.sameAsDefault);
+    // Never applied by itself: some loaders (inference engines, frameworks) fill "auto" of their own.
+    addDefaultFix(ctx, f, a, false);
     out.push_back(std::move(f));
   }
 }
@@ -165,8 +164,10 @@ void checkAutoOutsideHf(const RuleContext& ctx, std::vector<Finding>& out) {
                             "and fail or misbehave",
                             lenient->key->path)
               : "DeepSpeed drops them and the keys take their defaults";
+  // A hint, shown in the editor and by --min-severity hint: most such files are read by HF Trainer or
+  // Accelerate, and nothing is wrong with them then.
   Finding f = makeFinding(
-      RuleId::AutoOutsideHf,
+      RuleId::AutoOutsideHf, Severity::Hint,
       fmt::format("This file has {} \"auto\" value{} that HF Trainer or Accelerate fill at launch. Launched with plain "
                   "DeepSpeed they are not filled: {}. {} to check them one by one.",
                   filled.size(), filled.size() == 1 ? "" : "s", consequence, howToSetLauncher(ctx.settings)),

@@ -60,7 +60,7 @@ std::string usageLine(const analysis::SettingRow& row) {
   std::string doc(row.doc);
   const auto type = row.type;
   if (type == analysis::SettingType::CodeList || type == analysis::SettingType::GlobList ||
-      type == analysis::SettingType::RuleLevels)
+      type == analysis::SettingType::RuleLevels || type == analysis::SettingType::GlobLaunchers)
     doc.append(" (repeatable)");
   std::size_t lineLength = out.size();
   auto newLine = [&] {
@@ -205,8 +205,10 @@ std::optional<workspace::RawSetting> flagValue(const analysis::SettingRow& row, 
       list.push_back(v);
       return workspace::RawSetting(std::move(list));
     }
+    case SettingType::GlobLaunchers:
     case SettingType::RuleLevels: {
-      auto eq = v.find('=');
+      // A glob may hold '=' itself; the value after the last one never does.
+      auto eq = row.type == SettingType::GlobLaunchers ? v.rfind('=') : v.find('=');
       if (eq == std::string::npos || eq == 0) return std::nullopt;
       return workspace::RawSetting(std::vector<std::pair<std::string, std::string>>{{v.substr(0, eq), v.substr(eq + 1)}});
     }

@@ -27,6 +27,7 @@ const char* typeWord(SettingType type) {
     case SettingType::GlobList: return "glob-list";
     case SettingType::RuleLevels: return "rule-levels";
     case SettingType::Level: return "choice";
+    case SettingType::GlobLaunchers: return "glob-launchers";
   }
   return "string";
 }

@@ -61,6 +61,8 @@ def vscode_property(row, codes):
     elif kind == "rule-levels":
         prop = {"type": "object", "propertyNames": {"enum": codes},
                 "additionalProperties": {"type": "string", "enum": row["choices"]}, "default": {}}
+    elif kind == "glob-launchers":
+        prop = {"type": "object", "additionalProperties": {"type": "string", "enum": row["choices"]}, "default": {}}
     else:
         raise SystemExit(f"no VS Code shape for setting type {kind}")
     prop["markdownDescription"] = description
@@ -129,9 +131,10 @@ def elisp_type(row):
         return "'(choice " + unknown + " " + " ".join(f"(const {elisp_string(c)})" for c in row["choices"]) + ")"
     if kind in ("code-list", "glob-list"):
         return "'(repeat string)"
-    if kind == "rule-levels":
-        levels = " ".join(f"(const {elisp_string(c)})" for c in row["choices"])
-        return f"'(alist :key-type (string :tag \"Rule code\") :value-type (choice {levels}))"
+    if kind in ("rule-levels", "glob-launchers"):
+        values = " ".join(f"(const {elisp_string(c)})" for c in row["choices"])
+        tag = "Rule code" if kind == "rule-levels" else "File glob"
+        return f"'(alist :key-type (string :tag \"{tag}\") :value-type (choice {values}))"
     raise SystemExit(f"no Emacs type for setting type {kind}")
 
 

@@ -1,6 +1,7 @@
 #include "workspace/project_settings.h"
 
 #include "analysis/facade/rule_list.h"
+#include "workspace/launcher_inference.h"
 #include "workspace/setting_checks.h"
 #include "workspace/workspace_versions.h"
 
@@ -124,6 +125,66 @@ bool isRepositoryRoot(const fs::path& dir) {
   return fs::exists(dir / ".git", ec);
 }
 
+// The first glob of `globs` that matches `path` relative to `base` (a glob without '/' matches the
+// file name), and its launcher.
+std::optional<analysis::Launcher> perFileLauncher(const std::vector<std::pair<std::string, analysis::Launcher>>& globs,
+                                                  const fs::path& path, const fs::path& base) {
+  std::error_code ec;
+  const std::string relative = fs::relative(path, base, ec).generic_string();
+  const std::string name = path.filename().string();
+  for (const auto& [glob, launcher] : globs) {
+    const std::string& subject = glob.find('/') == std::string::npos ? name : relative;
+    if (!ec && fnmatch(glob.c_str(), subject.c_str(), 0) == 0) return launcher;
+  }
+  return std::nullopt;
+}
+
+// The folder the project's relative paths start from: the nearest one holding .git, else the
+// workspace root holding `path`; nothing for a file in neither (its scripts are not looked for).
+std::optional<fs::path> projectRootOf(const std::string& path, const std::vector<std::string>& workspaceRoots) {
+  const fs::path start = startDirectory(path);
+  for (fs::path dir = start; !dir.empty(); dir = dir.parent_path()) {
+    if (isRepositoryRoot(dir)) return dir;
+    if (dir.parent_path() == dir) break;
+  }
+  for (const auto& root : workspaceRoots) {
+    const fs::path r = startDirectory(root);
+    auto [end, ignored] = std::mismatch(r.begin(), r.end(), start.begin(), start.end());
+    if (end == r.end()) return r;
+  }
+  return std::nullopt;
+}
+
+// The launcher of one file: a per-file glob, then the launcher, of the caller's settings, then of
+// [tool.dsls], then what the project's launch scripts show.
+void resolveLauncher(const std::string& path, const SettingValues& given, const std::optional<ProjectSettings>& project,
+                     const std::vector<std::string>& workspaceRoots, bool useProjectFiles, analysis::Settings& s) {
+  if (path.empty()) return;  // text that is no file: only the settings name its launcher
+  std::error_code ec;
+  const fs::path file = fs::absolute(fs::path(path), ec).lexically_normal();
+  if (ec) return;
+  const std::optional<fs::path> root = projectRootOf(path, workspaceRoots);
+  if (auto l = perFileLauncher(given.perFileLauncher, file, root.value_or(file.parent_path()))) {
+    const auto& row = analysis::settingRow(analysis::SettingId::PerFileLauncher);
+    s.launcher = *l;
+    s.launcherSource = given.settings.commandLine ? std::string(row.flag) : "dsls." + std::string(row.editorKey);
+    return;
+  }
+  if (given.settings.launcher != analysis::Launcher::Unknown) return;
+  if (project) {
+    if (auto l = perFileLauncher(project->values.perFileLauncher, file, fs::path(project->file).parent_path())) {
+      s.launcher = *l;
+      s.launcherSource = "per-file-launcher in " + project->file;
+      return;
+    }
+  }
+  if (s.launcher != analysis::Launcher::Unknown || !useProjectFiles || !root) return;
+  if (auto inferred = inferLauncher(file.string(), root->string())) {
+    s.launcher = inferred->launcher;
+    s.launcherSource = inferred->evidence;
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> pinSearchFolders(const std::string& path, const std::vector<std::string>& workspaceRoots) {
@@ -212,6 +273,7 @@ ResolvedSettings resolveSettings(const std::string& path, const SettingValues& g
   merged.settings.commandLine = given.settings.commandLine;
   analysis::Settings& s = out.settings;
   s = merged.settings;
+  resolveLauncher(path, given, project, workspaceRoots, useProjectFiles, s);
   if (useProjectFiles && (s.deepspeedVersion.empty() || s.torchVersion.empty()))
     detectWorkspaceVersions(pinSearchFolders(path, workspaceRoots), s);
   out.select = merged.selection.select;

@@ -53,6 +53,7 @@ std::vector<SettingProblem> setScalar(const analysis::SettingRow& row, const Raw
       if (!launcher) return {{"", (v ? "'" + *v + "' is not a launcher; it " : std::string()) + "must be " +
                                       settingTypeText(row.type), true}};
       s.launcher = *launcher;
+      s.launcherSource = source;
       return {};
     }
     case SettingType::Level: {
@@ -88,6 +89,23 @@ std::vector<SettingProblem> setList(const analysis::SettingRow& row, const RawSe
   return problems;
 }
 
+std::vector<SettingProblem> setGlobLaunchers(const analysis::SettingRow& row, const RawSetting& raw,
+                                            SettingValues& into) {
+  const auto* pairs = std::get_if<std::vector<std::pair<std::string, std::string>>>(&raw);
+  if (!pairs) return {shapeProblem(row.type)};
+  std::vector<SettingProblem> problems;
+  for (const auto& [glob, word] : *pairs) {
+    auto launcher = analysis::parseLauncher(word);
+    if (glob.empty()) problems.push_back({"", "needs non-empty globs", true});
+    else if (!launcher)
+      problems.push_back({std::string(".").append(glob),
+                          std::string("'").append(word).append("' is not a launcher; it must be ").append(joinChoices(row.type)),
+                          true});
+    else into.perFileLauncher.emplace_back(glob, *launcher);
+  }
+  return problems;
+}
+
 std::vector<SettingProblem> setRuleLevels(const analysis::SettingRow& row, const RawSetting& raw, SettingValues& into) {
   const auto* pairs = std::get_if<std::vector<std::pair<std::string, std::string>>>(&raw);
   if (!pairs) return {shapeProblem(row.type)};
@@ -115,6 +133,7 @@ std::string settingTypeText(SettingType type) {
     case SettingType::CodeList: return "a list of rule codes";
     case SettingType::GlobList: return "a list of strings";
     case SettingType::RuleLevels: return "a table of rule code = level";
+    case SettingType::GlobLaunchers: return "a table of file glob = launcher";
   }
   return "a value";
 }
@@ -125,6 +144,7 @@ std::vector<SettingProblem> setSetting(const analysis::SettingRow& row, const Ra
     case SettingType::CodeList:
     case SettingType::GlobList: return setList(row, raw, into);
     case SettingType::RuleLevels: return setRuleLevels(row, raw, into);
+    case SettingType::GlobLaunchers: return setGlobLaunchers(row, raw, into);
     default: return setScalar(row, raw, source, into);
   }
 }
@@ -141,13 +161,18 @@ void overlaySettings(const SettingValues& top, SettingValues& under) {
     u.torchVersionSource = t.torchVersionSource;
   }
   if (t.worldSize) u.worldSize = t.worldSize;
-  if (t.launcher != analysis::Launcher::Unknown) u.launcher = t.launcher;
+  if (t.launcher != analysis::Launcher::Unknown) {
+    u.launcher = t.launcher;
+    u.launcherSource = t.launcherSource;
+  }
   if (t.torchCompile) u.torchCompile = t.torchCompile;
   for (const auto& [code, level] : t.ruleOverrides) u.ruleOverrides[code] = level;
   if (!t.configGlobs.empty()) u.configGlobs = t.configGlobs;
   if (top.selection.select) under.selection.select = top.selection.select;
   under.selection.ignore.insert(under.selection.ignore.end(), top.selection.ignore.begin(), top.selection.ignore.end());
   if (top.outputSeverity) under.outputSeverity = top.outputSeverity;
+  // The top's globs are tried first.
+  under.perFileLauncher.insert(under.perFileLauncher.begin(), top.perFileLauncher.begin(), top.perFileLauncher.end());
 }
 
 std::string problemText(std::string_view name, const SettingProblem& problem) {

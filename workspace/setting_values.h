@@ -25,6 +25,9 @@ struct SettingValues {
   analysis::Settings settings;  // versions, world size, launcher, torch.compile, rule levels, config globs
   RuleSelection selection;
   std::optional<analysis::Severity> outputSeverity;
+  // Glob -> launcher, first match wins; matched against the path relative to the project root
+  // (the folder of the pyproject.toml for [tool.dsls]).
+  std::vector<std::pair<std::string, analysis::Launcher>> perFileLauncher;
 };
 
 // A value as a place gives it, before its check: a string, an integer, a boolean, a list of

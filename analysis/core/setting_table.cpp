@@ -20,6 +20,9 @@ constexpr std::array kRows = {
                "the number of ranks (GPUs), for the batch-size arithmetic"},
     SettingRow{S::Launcher, T::Launcher, "launcher", "launcher", "--launcher", "NAME", "unknown",
                "what starts the run: hf (the Transformers Trainer), accelerate or deepspeed; decides what \"auto\" means"},
+    SettingRow{S::PerFileLauncher, T::GlobLaunchers, "perFileLauncher", "per-file-launcher", "--per-file-launcher",
+               "GLOB=NAME", "read from the project's launch scripts, YAML and Python",
+               "the launcher per config file, by glob (configs/hf/*.json = hf); wins over launcher"},
     SettingRow{S::TorchCompile, T::Boolean, "torchCompile", "torch-compile", "--torch-compile", "", "unknown",
                "whether the model runs under torch.compile (some releases' rules depend on it)"},
     SettingRow{S::Select, T::CodeList, "select", "select", "--select", "CODE,...", "every rule",
@@ -51,7 +54,8 @@ const SettingRow& settingRow(SettingId id) {
 
 std::span<const std::string_view> settingChoices(SettingType type) {
   switch (type) {
-    case T::Launcher: return launcherWords();
+    case T::Launcher:
+    case T::GlobLaunchers: return launcherWords();
     case T::RuleLevels: return kRuleLevels;
     case T::Level: return std::span(kRuleLevels).subspan(1);
     case T::Boolean: return kBooleans;

@@ -11,7 +11,7 @@
 namespace dsls::analysis {
 
 enum class SettingId {
-  DeepSpeedVersion, TorchVersion, WorldSize, Launcher, TorchCompile,
+  DeepSpeedVersion, TorchVersion, WorldSize, Launcher, PerFileLauncher, TorchCompile,
   Select, Ignore, Rules, ConfigGlobs, OutputSeverity,
 };
 
@@ -24,6 +24,7 @@ enum class SettingType {
   CodeList,         // rule codes or globs ("log-*"); on the command line CODE,... (repeatable)
   GlobList,         // file-name globs; on the command line one per flag (repeatable)
   RuleLevels,       // code = off|error|warning|information|hint; on the command line CODE=LEVEL
+  GlobLaunchers,    // file glob = launcher word; on the command line GLOB=NAME
   Level,            // error|warning|information|hint
 };
 

@@ -31,6 +31,9 @@ struct Settings {
   std::string torchVersionSource;
   std::optional<long long> worldSize;
   Launcher launcher = Launcher::Unknown;
+  // Where the launcher came from, for messages: "--launcher", "scripts/train.sh:12 passes it with
+  // --deepspeed_config".
+  std::string launcherSource;
   std::optional<bool> torchCompile;  // the model is wrapped in torch.compile; unknown when unset
   // Per rule code: a new severity, or nullopt to switch the rule off.
   std::map<std::string, std::optional<Severity>> ruleOverrides;

@@ -42,6 +42,16 @@ Sent to the server as dsls.launcher."
   :initialize #'custom-initialize-default
   :set #'dsls--set-and-apply)
 
+(defcustom dsls-per-file-launcher nil
+  "The launcher per config file, by glob (configs/hf/*.json = hf); wins
+over launcher. nil: read from the project's launch scripts, YAML and
+Python.
+Sent to the server as dsls.perFileLauncher."
+  :type '(alist :key-type (string :tag "File glob") :value-type (choice (const "hf") (const "accelerate") (const "deepspeed")))
+  :group 'dsls
+  :initialize #'custom-initialize-default
+  :set #'dsls--set-and-apply)
+
 (defcustom dsls-torch-compile nil
   "Whether the model runs under torch.compile (some releases' rules depend
 on it). nil: unknown.
@@ -92,6 +102,7 @@ Sent to the server as dsls.configGlobs."
     ("torchVersion" dsls-torch-version version)
     ("worldSize" dsls-world-size positive-integer)
     ("launcher" dsls-launcher choice)
+    ("perFileLauncher" dsls-per-file-launcher glob-launchers)
     ("torchCompile" dsls-torch-compile boolean)
     ("select" dsls-select code-list)
     ("ignore" dsls-ignore code-list)

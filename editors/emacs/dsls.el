@@ -82,13 +82,13 @@ output open in `dsls-log-mode' regardless."
 
 ;;;; Settings sent to the server
 
-(defun dsls--rules-object (rules)
-  "RULES, an alist of (CODE . LEVEL), as a JSON object.
-A hash table, so that no rules encode as {}."
+(defun dsls--alist-object (alist)
+  "ALIST of (KEY . VALUE), such as rule levels, as a JSON object.
+A hash table, so that an empty one encodes as {}."
   (let ((table (make-hash-table :test #'equal)))
-    (dolist (rule rules)
-      (when (consp rule)
-        (puthash (format "%s" (car rule)) (cdr rule) table)))
+    (dolist (entry alist)
+      (when (consp entry)
+        (puthash (format "%s" (car entry)) (cdr entry) table)))
     table))
 
 (defun dsls--setting-json (type value)
@@ -96,7 +96,7 @@ A hash table, so that no rules encode as {}."
 Values go as the user wrote them: the server checks them and says what is wrong."
   (cond ((null value) nil)
         ((equal value "") nil)
-        ((eq type 'rule-levels) (dsls--rules-object value))
+        ((memq type '(rule-levels glob-launchers)) (dsls--alist-object value))
         ((memq type '(code-list glob-list)) (vconcat value))
         (t value)))
 

@@ -910,6 +910,29 @@ class Project(CliTest):
         race = [x for f in doc["files"] for x in f["findings"] if x["code"] == "overlap-comm-race"][0]
         self.assertIn("DeepSpeed 0.14.0 (from requirements.txt)", race["message"])  # the pin one folder up
 
+    def test_launcher_read_from_the_projects_scripts(self):
+        repo = self.tmp / "repo"
+        (repo / ".git").mkdir(parents=True)
+        config = '{"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto",\n' \
+                 ' "zero_optimization": {"stage": 2}}\n'
+        for name in ("plain.json", "hf.json"):
+            (repo / "configs").mkdir(exist_ok=True)
+            (repo / "configs" / name).write_text(config)
+        (repo / "train.sh").write_text("deepspeed pretrain.py --deepspeed --deepspeed_config configs/plain.json\n"
+                                       "torchrun sft.py --deepspeed configs/hf.json\n")
+        r, doc = self.check_json(["--min-severity", "hint", "configs"], cwd=repo)
+        found = {f["path"]: [x for x in f["findings"] if x["code"] == "auto-outside-hf"] for f in doc["files"]}
+        # Plain DeepSpeed reads plain.json: each "auto" batch key is an error that says where that was seen.
+        self.assertEqual(len(found["configs/plain.json"]), 2)
+        self.assertTrue(all(x["severity"] == "error" for x in found["configs/plain.json"]))
+        self.assertIn("launched with plain DeepSpeed (train.sh:1 passes it with --deepspeed_config)",
+                      found["configs/plain.json"][0]["message"])
+        # HF Trainer reads hf.json and fills them: nothing to say, not even a hint.
+        self.assertEqual(found["configs/hf.json"], [])
+        # A setting wins over the scripts.
+        _, doc = self.check_json(["--launcher", "hf", "configs/plain.json"], cwd=repo)
+        self.assertEqual([x for f in doc["files"] for x in f["findings"] if x["code"] == "auto-outside-hf"], [])
+
     def test_no_false_alarm_outside_the_configs(self):
         r = run(["--exclude", "configs", "--exclude", "train_cfg.json", "."], cwd=self.work)
         self.assertEqual(r.returncode, 0, r.stdout.decode() + r.stderr.decode())

@@ -144,10 +144,12 @@ void checkAutoOutsideHf(const RuleContext& ctx, std::vector<Finding>& out) {
   if (launcher == analysis::Launcher::DeepSpeed) {
     for (const AutoValue& a : filled) {
       Outcome o = whatDeepSpeedDoes(ctx, a);
+      const std::string& source = ctx.settings.launcherSource;
       Finding f = makeFinding(RuleId::AutoOutsideHf, o.severity,
-                              fmt::format("{} is \"auto\", which only {} {}; launched with plain DeepSpeed, {}.",
+                              fmt::format("{} is \"auto\", which only {} {}; launched with plain DeepSpeed{}, {}.",
                                           a.key->path, fillerNames(a.key->autoFill),
-                                          a.key->autoFill == AutoFill::HfAndAccelerate ? "fill" : "fills", o.text),
+                                          a.key->autoFill == AutoFill::HfAndAccelerate ? "fill" : "fills",
+                                          source.empty() ? "" : " (" + source + ")", o.text),
                               a.member->value.range);
       addDefaultFix(ctx, f, a, false);
       out.push_back(std::move(f));

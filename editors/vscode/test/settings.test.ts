@@ -16,6 +16,7 @@ test('every server setting of the table is sent under its key, as written', () =
     torchVersion: '2.5.1',
     worldSize: 8,
     launcher: 'accelerate',
+    perFileLauncher: { 'configs/hf/*.json': 'hf' },
     torchCompile: false,
     select: ['overlap-comm-race', 'log-*'],
     ignore: ['default-changed'],

@@ -1,5 +1,7 @@
 #include "workspace/project_settings.h"
 
+#include "tests/unit/workspace/temp_tree.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -10,22 +12,7 @@
 using dsls::analysis::Severity;
 using dsls::workspace::parseProjectSettings;
 
-namespace {
-
-struct TempTree {
-  std::filesystem::path root;
-  TempTree() {
-    std::string t = (std::filesystem::temp_directory_path() / "dsls-settings-XXXXXX").string();
-    root = ::mkdtemp(t.data());
-  }
-  ~TempTree() { std::filesystem::remove_all(root); }
-  void write(const std::string& rel, const std::string& text) const {
-    std::filesystem::create_directories((root / rel).parent_path());
-    std::ofstream(root / rel) << text;
-  }
-};
-
-}  // namespace
+using dsls::test::TempTree;
 
 TEST_CASE("every [tool.dsls] key is read") {
   auto s = parseProjectSettings(R"(

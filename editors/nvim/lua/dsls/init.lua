@@ -136,8 +136,9 @@ function M.server_settings()
   for _, setting in ipairs(settings_table.settings) do
     local value = s[setting.key]
     if value ~= nil and value ~= "" and value ~= vim.NIL then
-      -- An empty Lua table would be sent as a JSON array; rule levels are an object.
-      if setting.type == "rule-levels" and type(value) == "table" and next(value) == nil then
+      -- An empty Lua table would be sent as a JSON array; these two are objects.
+      local object = setting.type == "rule-levels" or setting.type == "glob-launchers"
+      if object and type(value) == "table" and next(value) == nil then
         value = vim.empty_dict()
       end
       out[setting.key] = value

@@ -6,6 +6,7 @@ return {
     { key = "torchVersion", type = "version" },
     { key = "worldSize", type = "positive-integer" },
     { key = "launcher", type = "choice" },
+    { key = "perFileLauncher", type = "glob-launchers" },
     { key = "torchCompile", type = "boolean" },
     { key = "select", type = "code-list" },
     { key = "ignore", type = "code-list" },

@@ -1,0 +1,30 @@
+// Who reads a ds_config, inferred from the project that holds it: the launch scripts, YAML files
+// and Python code that name the file, and how they pass it (read-only).
+#pragma once
+
+#include "analysis/core/settings.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dsls::workspace {
+
+struct InferredLauncher {
+  analysis::Launcher launcher = analysis::Launcher::Unknown;
+  // Where it was seen, for messages: "scripts/train.sh:12 passes it with --deepspeed_config".
+  std::string evidence;
+};
+
+// How one line (a shell command joined across its continuations, a YAML entry, a Python call)
+// hands `reference`, a path naming the config, to its reader; nullopt when the line does not say.
+// `kind` is the file's kind: "shell", "yaml" or "python".
+std::optional<analysis::Launcher> launcherOfLine(std::string_view line, std::string_view reference,
+                                                 std::string_view kind);
+
+// The launcher of the config at `configPath`, from the files under `projectRoot` that name it;
+// nothing when none does or they disagree. The project's files are read once and kept for a
+// short while.
+std::optional<InferredLauncher> inferLauncher(const std::string& configPath, const std::string& projectRoot);
+
+}  // namespace dsls::workspace

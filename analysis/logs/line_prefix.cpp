@@ -269,11 +269,21 @@ SlotValues slotValues(const Pieces& p, const std::array<int, kSlots>& g) {
 // The digits each number of a PrefixView was read from (views into the line).
 struct NumberSources {
   std::string_view rank, localRank, cudaDevice, pid;
+  // A number captured (taken or refused) whose reading rests on its digits' values: a sign
+  // among them ("-0" is rank 0, "-1" no rank) or more than 9 digits (range checks). A line
+  // whose digits differ from these might parse otherwise: the parse is not remembered.
+  bool readByValue = false;
 };
+
+bool readByValue(std::string_view capture) {
+  return capture.size() > 9 || !std::all_of(capture.begin(), capture.end(), text::isDigit);
+}
 
 bool apply(const SlotValues& v, const PrefixFamily& f, PrefixView& out, NumberSources& from) {
   const std::string_view host = v[kHost];
   if ((f.yields & kCheckHostName) && !plausibleHost(host)) return false;
+  for (const Slot slot : {kRank, kLocalRank, kDevice, kPid})
+    if (readByValue(v[slot])) from.readByValue = true;
   if (const auto r = number(v[kRank])) {
     // A rank of -1 is printed before the process group exists: no rank.
     if (*r >= 0 && *r < (1 << 30) && out.rankSource != RankSource::Global) {
@@ -680,7 +690,7 @@ void rememberChain(PrefixMemo& memo, std::string_view line, const PrefixView& ou
   const std::string_view key = line.substr(0, proof.seen);
   const auto rank = spanOf(proof.numbers.rank, line), localRank = spanOf(proof.numbers.localRank, line);
   const auto device = spanOf(proof.numbers.cudaDevice, line), pid = spanOf(proof.numbers.pid, line);
-  if (!rank || !localRank || !device || !pid || !memo.hasRoomFor(key)) return;
+  if (proof.numbers.readByValue || !rank || !localRank || !device || !pid || !memo.hasRoomFor(key)) return;
   const PrefixMatcher& m = PrefixMatcher::shared();
   for (std::size_t i = 0; i < proof.endCount; ++i) {
     const ChainProof::MatchEnd e = proof.ends[i];

@@ -10,6 +10,7 @@
 #include "analysis/logs/analyzer_ops.h"
 #include "analysis/logs/line_literals.h"
 #include "analysis/logs/literal_prefilter.h"
+#include "analysis/logs/metrics_scan.h"
 #include "analysis/logs/text_util.h"
 
 namespace dsls::logs::detail {
@@ -102,9 +103,19 @@ const RareByteLiteral kLoss(lineLiteralText(LineLiteral::Loss));
 const RareByteLiteral kGradNorm(lineLiteralText(LineLiteral::GradNorm));
 const RareByteLiteral kGradNormSpaced(lineLiteralText(LineLiteral::GradNormSpaced));
 
+// Whether the token at `p` holds a digit: refused there ("1e999" is out of range), a token
+// of other digits might not be ("0e000").
+bool digitInToken(std::string_view msg, std::size_t p) {
+  for (; p < msg.size() && kValueByte[static_cast<unsigned char>(msg[p])]; ++p)
+    if (text::isDigit(msg[p])) return true;
+  return false;
+}
+
 // Value of the first `name`, found at or after `at`, that is followed by ':' or '=' (quotes
 // allowed), with a word boundary before it ("eval_loss" does not count as "loss").
-std::optional<MetricValue> metricValue(std::string_view msg, const RareByteLiteral& name, std::size_t at) {
+// `refusedDigits` is set when a token with a digit was passed over for not being a value.
+std::optional<MetricValue> metricValue(std::string_view msg, const RareByteLiteral& name, std::size_t at,
+                                       bool& refusedDigits) {
   for (; at != std::string_view::npos; at = name.find(msg, at + 1)) {
     if (at > 0 && text::isWordChar(msg[at - 1])) continue;
     std::size_t p = at + name.size();
@@ -115,6 +126,7 @@ std::optional<MetricValue> metricValue(std::string_view msg, const RareByteLiter
     while (p < msg.size() && msg[p] == ' ') ++p;
     if (p < msg.size() && (msg[p] == '\'' || msg[p] == '"')) ++p;
     if (auto v = valueAt(msg, p)) return v;
+    refusedDigits = refusedDigits || digitInToken(msg, p);
   }
   return std::nullopt;
 }
@@ -163,6 +175,7 @@ std::size_t zeroLossNeeded(MetricRun& run, const std::optional<MetricValue>& nor
 // The loss and grad norm values of a message, read from where the line's scan found their names.
 struct MetricValues {
   std::optional<MetricValue> loss, norm;
+  bool refusedDigits = false;  // a token with a digit was refused: other digits might be read
 };
 
 MetricValues readValues(std::string_view msg, const LineLiteralHits& literals) {
@@ -172,10 +185,10 @@ MetricValues readValues(std::string_view msg, const LineLiteralHits& literals) {
   const std::size_t spacedAt = literals.first(LineLiteral::GradNormSpaced);
   MetricValues v;
   if (normAt != npos || spacedAt != npos) {
-    v.norm = metricValue(msg, kGradNorm, normAt);
-    if (!v.norm) v.norm = metricValue(msg, kGradNormSpaced, spacedAt);
+    v.norm = metricValue(msg, kGradNorm, normAt, v.refusedDigits);
+    if (!v.norm) v.norm = metricValue(msg, kGradNormSpaced, spacedAt, v.refusedDigits);
   }
-  if (lossAt != npos) v.loss = metricValue(msg, kLoss, lossAt);
+  if (lossAt != npos) v.loss = metricValue(msg, kLoss, lossAt, v.refusedDigits);
   return v;
 }
 
@@ -203,7 +216,7 @@ MetricValues metricValues(NumericsState& n, std::string_view msg, const LineLite
     for (const MetricLayout& layout : n.layouts)
       if (layout.shape == shape) return {laidOut(msg, layout.loss), laidOut(msg, layout.norm)};
   MetricValues v = readValues(msg, literals);
-  if (shape == 0) return v;
+  if (shape == 0 || v.refusedDigits) return v;
   const auto loss = layoutOf(msg, v.loss), norm = layoutOf(msg, v.norm);
   if (loss && norm) {
     n.layouts[n.nextLayout] = MetricLayout{shape, *loss, *norm};
@@ -212,7 +225,17 @@ MetricValues metricValues(NumericsState& n, std::string_view msg, const LineLite
   return v;
 }
 
+std::string describe(const std::optional<MetricValue>& v) {
+  if (!v) return "-";
+  return std::to_string(static_cast<int>(v->kind)) + "," + (v->zero ? "0" : "1") + "," + std::string(v->token);
+}
+
 }  // namespace
+
+std::string describeMetricValues(NumericsState& n, std::string_view msg, const LineLiteralHits& literals) {
+  const MetricValues v = metricValues(n, msg, literals);
+  return "loss=" + describe(v.loss) + ";norm=" + describe(v.norm);
+}
 
 void scanMetrics(State& s, const LineContext& c, std::string_view msg, const LineLiteralHits& literals) {
   constexpr std::size_t npos = std::string_view::npos;

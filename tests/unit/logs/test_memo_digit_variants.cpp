@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "analysis/logs/analyzer_state.h"
-#include "analysis/logs/line_literals.h"
-#include "analysis/logs/line_prefix.h"
-#include "analysis/logs/metrics_scan.h"
+#include "analysis/logs/lines/line_literals.h"
+#include "analysis/logs/lines/line_prefix.h"
+#include "analysis/logs/lines/metrics_scan.h"
 
 namespace {
 

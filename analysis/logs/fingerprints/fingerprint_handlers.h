@@ -2,8 +2,12 @@
 // rank, facts about the run): one handler per row of fingerprint_table.inc, named on<Row>,
 // in handlers_<concern>.cpp. A handler returns true when the match concerns a failure, so a
 // generic exception on the same line is not reported separately.
+// A handler that only observes (handlers_numerics.cpp) reads the state, never writes it: its
+// observe<Row> returns what the line showed (Observed), and applyObserved, the one place that
+// writes such observations, takes it into the state.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +29,41 @@ struct Hit {
   StreamState& stream() const { return s.streams[c.stream]; }
   bool lineAlsoHas(Fp kind) const;
 };
+
+// The same match, for a handler that reads the state without changing it.
+struct HitView {
+  const State& s;
+  const LineContext& c;
+  const FpMatch& m;
+
+  explicit HitView(const Hit& hit) : s(hit.s), c(hit.c), m(hit.m) {}
+  std::string_view group(std::string_view name) const { return m.group(name); }
+};
+
+// What one match showed, for applyObserved to take into the state.
+struct Observed {
+  bool failure = false;  // the match concerns a failure (the handler's answer)
+  struct Finding {
+    FailureId id{};
+    bool useLineRank = true;  // false for lines DeepSpeed prints on rank 0 only
+    RecordOptions options;
+    std::string_view detail;  // added to the finding when not empty
+  };
+  std::array<Finding, 2> findings{};  // recorded in this order
+  std::size_t findingCount = 0;
+  // fp16 loss scaling (NumericsState): an overflow line, the scale it went down to, and
+  // whether that was the floor (no lower than 1, or not lower than the attempted scale).
+  struct LossScale {
+    bool overflowLine = false;
+    std::optional<double> reduced;
+    bool floorHit = false;
+  } lossScale;
+
+  void add(FailureId id, bool useLineRank, RecordOptions options = {}, std::string_view detail = {});
+};
+
+// Takes what a match showed into the state; returns `o.failure`.
+bool applyObserved(State& s, const LineContext& c, const Observed& o);
 
 using FingerprintHandler = bool (*)(const Hit&);
 

@@ -1,31 +1,39 @@
-// fp16 loss scaling: overflow skips and a loss scale stuck at its minimum.
+// fp16 loss scaling: overflow skips and a loss scale stuck at its minimum. These handlers only
+// observe: what a line shows is returned, and applyObserved takes it into the state.
 #include "analysis/logs/fingerprints/fingerprint_handlers.h"
 
 namespace dsls::logs::detail {
+namespace {
 
-bool onOverflow(const Hit& hit) {
-  NumericsState& n = hit.s.numerics;
-  ++n.overflowLines;
-  const Occurrence occ = occurrenceOf(hit.c, false);
-  record(hit.s, FailureId::Fp16OverflowSkips, occ);
+Observed observeOverflow(const HitView& hit) {
+  Observed o;
+  o.failure = true;
+  o.lossScale.overflowLine = true;
+  o.add(FailureId::Fp16OverflowSkips, false);
   const auto attempted = toDouble(hit.group("attempted"));
-  const auto reduced = toDouble(hit.group("reduced"));
-  if (reduced && (!n.minScale || *reduced < *n.minScale)) n.minScale = reduced;
+  o.lossScale.reduced = toDouble(hit.group("reduced"));
+  const auto& reduced = o.lossScale.reduced;
   if (attempted && reduced && (*reduced <= 1.0 || *reduced >= *attempted)) {
-    ++n.floorHits;
-    RecordOptions o;
-    o.tier = Tier::Numeric;
-    record(hit.s, FailureId::Fp16LossScaleFloor, occ, o);
+    o.lossScale.floorHit = true;
+    RecordOptions tier;
+    tier.tier = Tier::Numeric;
+    o.add(FailureId::Fp16LossScaleFloor, false, tier);
   }
-  return true;
+  return o;
 }
 
-bool onLossScaleMin(const Hit& hit) {
-  RecordOptions o;
-  o.tier = Tier::Primary;
-  Accumulator* a = record(hit.s, FailureId::Fp16LossScaleFloor, occurrenceOf(hit.c, false), o);
-  addDetail(a, "DeepSpeed stopped the run: the loss scale was already at its minimum.");
-  return true;
+Observed observeLossScaleMin(const HitView&) {
+  Observed o;
+  o.failure = true;
+  RecordOptions tier;
+  tier.tier = Tier::Primary;
+  o.add(FailureId::Fp16LossScaleFloor, false, tier, "DeepSpeed stopped the run: the loss scale was already at its minimum.");
+  return o;
 }
+
+}  // namespace
+
+bool onOverflow(const Hit& hit) { return applyObserved(hit.s, hit.c, observeOverflow(HitView(hit))); }
+bool onLossScaleMin(const Hit& hit) { return applyObserved(hit.s, hit.c, observeLossScaleMin(HitView(hit))); }
 
 }  // namespace dsls::logs::detail

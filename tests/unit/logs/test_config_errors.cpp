@@ -205,3 +205,25 @@ TEST_CASE("port in use names the rank that printed it") {
   CHECK(root->id == "port-in-use");
   CHECK(root->initiatingRank == 0);
 }
+
+TEST_CASE("fp16: overflow skips say how far the scale went down; a skip at the floor makes them a warning") {
+  const std::string overflow =
+      "[2024-01-01 00:00:01,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping "
+      "step. Attempted loss scale: ";
+  const LogReport early = analyzeText(overflow + "65536, reducing to 32768\n" + overflow + "32768, reducing to 16384\n");
+  const LogFinding* skips = findingById(early, "fp16-overflow-skips");
+  REQUIRE(skips);
+  CHECK(skips->severity == dsls::analysis::Severity::Information);
+  CHECK(skips->mechanism.find("2 overflow lines; the scale went down to 16384. A few early skips are normal.") !=
+        std::string::npos);
+  CHECK(findingById(early, "fp16-loss-scale-floor") == nullptr);
+
+  const LogReport floor = analyzeText(overflow + "65536, reducing to 32768\n" + overflow + "2, reducing to 1\n");
+  INFO(findingIds(floor));
+  skips = findingById(floor, "fp16-overflow-skips");
+  REQUIRE(skips);
+  CHECK(skips->severity == dsls::analysis::Severity::Warning);
+  CHECK(skips->mechanism.find("2 overflow lines; the scale went down to 1. That is more than start-up calibration.") !=
+        std::string::npos);
+  REQUIRE(findingById(floor, "fp16-loss-scale-floor"));
+}

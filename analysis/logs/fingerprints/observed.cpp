@@ -1,0 +1,33 @@
+// The one place where what an observing handler saw is written into the analyser's state.
+#include <stdexcept>
+
+#include "analysis/logs/fingerprints/fingerprint_handlers.h"
+
+namespace dsls::logs::detail {
+
+void Observed::add(FailureId id, bool useLineRank, RecordOptions options, std::string_view detail) {
+  if (findingCount == findings.size()) throw std::logic_error("a match observed more findings than Observed holds");
+  findings[findingCount++] = Finding{id, useLineRank, std::move(options), detail};
+}
+
+namespace {
+
+void applyLossScale(NumericsState& n, const Observed::LossScale& o) {
+  if (o.overflowLine) ++n.overflowLines;
+  if (o.reduced && (!n.minScale || *o.reduced < *n.minScale)) n.minScale = o.reduced;
+  if (o.floorHit) ++n.floorHits;
+}
+
+}  // namespace
+
+bool applyObserved(State& s, const LineContext& c, const Observed& o) {
+  applyLossScale(s.numerics, o.lossScale);
+  for (std::size_t i = 0; i < o.findingCount; ++i) {
+    const Observed::Finding& f = o.findings[i];
+    Accumulator* a = record(s, f.id, occurrenceOf(c, f.useLineRank), f.options);
+    if (!f.detail.empty()) addDetail(a, std::string(f.detail));
+  }
+  return o.failure;
+}
+
+}  // namespace dsls::logs::detail

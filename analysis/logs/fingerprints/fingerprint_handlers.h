@@ -2,9 +2,9 @@
 // rank, facts about the run): one handler per row of fingerprint_table.inc, named on<Row>,
 // in handlers_<concern>.cpp. A handler returns true when the match concerns a failure, so a
 // generic exception on the same line is not reported separately.
-// A handler that only observes (handlers_numerics.cpp) reads the state, never writes it: its
-// observe<Row> returns what the line showed (Observed), and applyObserved, the one place that
-// writes such observations, takes it into the state.
+// A handler that only observes (handlers_numerics.cpp, handlers_zero.cpp) sees the line, not
+// the state: its observe<Row> returns what the line showed (Observed), and applyObserved, the
+// one place that writes such observations, takes it into the state.
 #pragma once
 
 #include <array>
@@ -30,13 +30,12 @@ struct Hit {
   bool lineAlsoHas(Fp kind) const;
 };
 
-// The same match, for a handler that reads the state without changing it.
+// The same match, for a handler that observes: the line, not the state.
 struct HitView {
-  const State& s;
   const LineContext& c;
   const FpMatch& m;
 
-  explicit HitView(const Hit& hit) : s(hit.s), c(hit.c), m(hit.m) {}
+  explicit HitView(const Hit& hit) : c(hit.c), m(hit.m) {}
   std::string_view group(std::string_view name) const { return m.group(name); }
 };
 
@@ -47,7 +46,8 @@ struct Observed {
     FailureId id{};
     bool useLineRank = true;  // false for lines DeepSpeed prints on rank 0 only
     RecordOptions options;
-    std::string_view detail;  // added to the finding when not empty
+    std::string detail;          // added to the finding when not empty
+    bool detailOnFirst = false;  // only when this line is the finding's first (the detail names its values)
   };
   std::array<Finding, 2> findings{};  // recorded in this order
   std::size_t findingCount = 0;
@@ -59,11 +59,13 @@ struct Observed {
     bool floorHit = false;
   } lossScale;
 
-  void add(FailureId id, bool useLineRank, RecordOptions options = {}, std::string_view detail = {});
+  Finding& add(FailureId id, bool useLineRank = true);
 };
 
 // Takes what a match showed into the state; returns `o.failure`.
 bool applyObserved(State& s, const LineContext& c, const Observed& o);
+// A handler made of an observer: what `observe` returns for the match, taken into the state.
+bool applyObserved(const Hit& hit, Observed (*observe)(const HitView&));
 
 using FingerprintHandler = bool (*)(const Hit&);
 

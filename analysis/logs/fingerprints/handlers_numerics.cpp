@@ -15,9 +15,7 @@ Observed observeOverflow(const HitView& hit) {
   const auto& reduced = o.lossScale.reduced;
   if (attempted && reduced && (*reduced <= 1.0 || *reduced >= *attempted)) {
     o.lossScale.floorHit = true;
-    RecordOptions tier;
-    tier.tier = Tier::Numeric;
-    o.add(FailureId::Fp16LossScaleFloor, false, tier);
+    o.add(FailureId::Fp16LossScaleFloor, false).options.tier = Tier::Numeric;
   }
   return o;
 }
@@ -25,15 +23,15 @@ Observed observeOverflow(const HitView& hit) {
 Observed observeLossScaleMin(const HitView&) {
   Observed o;
   o.failure = true;
-  RecordOptions tier;
-  tier.tier = Tier::Primary;
-  o.add(FailureId::Fp16LossScaleFloor, false, tier, "DeepSpeed stopped the run: the loss scale was already at its minimum.");
+  Observed::Finding& floor = o.add(FailureId::Fp16LossScaleFloor, false);
+  floor.options.tier = Tier::Primary;
+  floor.detail = "DeepSpeed stopped the run: the loss scale was already at its minimum.";
   return o;
 }
 
 }  // namespace
 
-bool onOverflow(const Hit& hit) { return applyObserved(hit.s, hit.c, observeOverflow(HitView(hit))); }
-bool onLossScaleMin(const Hit& hit) { return applyObserved(hit.s, hit.c, observeLossScaleMin(HitView(hit))); }
+bool onOverflow(const Hit& hit) { return applyObserved(hit, observeOverflow); }
+bool onLossScaleMin(const Hit& hit) { return applyObserved(hit, observeLossScaleMin); }
 
 }  // namespace dsls::logs::detail

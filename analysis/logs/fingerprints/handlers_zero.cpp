@@ -1,6 +1,7 @@
 // ZeRO internals and checkpoints: parameter state asserts, gradients reduced twice,
 // partitioned parameters used as full ones, checkpoints that do not fit the run or
-// could not be written.
+// could not be written. These handlers only observe: what a line shows is returned, and
+// applyObserved takes it into the state.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,89 +10,98 @@
 #include "analysis/logs/lines/text_util.h"
 
 namespace dsls::logs::detail {
+namespace {
 
-bool onZeroParamAssert(const Hit& hit) {
-  Accumulator* a = recordHere(hit, FailureId::Zero3ParamStateAssert);
-  if (a && a->total == 1)
-    addDetail(a, fmt::format("Parameter id {} had status {}.", hit.group("param_id"), hit.group("status")));
-  return true;
+// A failure of this line, with a detail for the finding: on its first line only, when the
+// detail names that line's values.
+Observed failure(FailureId id, std::string detail = {}, bool onFirst = false) {
+  Observed o;
+  o.failure = true;
+  Observed::Finding& f = o.add(id);
+  f.detail = std::move(detail);
+  f.detailOnFirst = onFirst;
+  return o;
 }
 
-bool onZeroReducedTwice(const Hit& hit) {
-  Accumulator* a = recordHere(hit, FailureId::ZeroGradReducedTwice);
-  if (a && a->total == 1) addDetail(a, fmt::format("Parameter {} was reduced twice.", hit.group("param_id")));
-  return true;
+Observed observeZeroParamAssert(const HitView& hit) {
+  return failure(FailureId::Zero3ParamStateAssert,
+                 fmt::format("Parameter id {} had status {}.", hit.group("param_id"), hit.group("status")), true);
 }
 
-bool onZero3PartitionedParam(const Hit& hit) {
-  recordHere(hit, FailureId::Zero3PartitionedParam);
-  return true;
+Observed observeZeroReducedTwice(const HitView& hit) {
+  return failure(FailureId::ZeroGradReducedTwice, fmt::format("Parameter {} was reduced twice.", hit.group("param_id")),
+                 true);
 }
 
-bool onCkptSizeMismatch(const Hit& hit) {
-  Accumulator* a = recordHere(hit, FailureId::CheckpointSizeMismatch);
+Observed observeZero3PartitionedParam(const HitView&) { return failure(FailureId::Zero3PartitionedParam); }
+
+std::string sizeMismatchDetail(const HitView& hit) {
   const std::string name = text::sanitize(hit.group("param"), 160);
   const std::string_view saved = hit.group("checkpoint_shape");
   const std::string_view model = hit.group("model_shape");
   if (saved.empty() || saved == "0")
-    addDetail(a, "The checkpoint holds empty tensors (torch.Size([0])), e.g. " + name +
-                     ": it was saved from a partitioned ZeRO-3 model.");
-  else if (model.empty() || model == "0")
-    addDetail(a, "The model side is torch.Size([0]), e.g. " + name +
-                     ": the model is still partitioned by ZeRO-3 while loading.");
-  else
-    addDetail(a, "Shapes differ, e.g. " + name + ": checkpoint [" + std::string(saved) + "] vs model [" +
-                     std::string(model) + "].");
-  return true;
+    return "The checkpoint holds empty tensors (torch.Size([0])), e.g. " + name +
+           ": it was saved from a partitioned ZeRO-3 model.";
+  if (model.empty() || model == "0")
+    return "The model side is torch.Size([0]), e.g. " + name + ": the model is still partitioned by ZeRO-3 while loading.";
+  return "Shapes differ, e.g. " + name + ": checkpoint [" + std::string(saved) + "] vs model [" + std::string(model) +
+         "].";
 }
 
-bool onCkptDpMismatch(const Hit& hit) {
-  addDetail(recordHere(hit, FailureId::CheckpointDpWorldSize),
-            fmt::format("Saved with a data-parallel world size of {}, loaded with {}.", hit.group("saved"),
-                        hit.group("current")));
-  return true;
+Observed observeCkptSizeMismatch(const HitView& hit) {
+  return failure(FailureId::CheckpointSizeMismatch, sizeMismatchDetail(hit));
 }
 
-bool onCkptNoLatest(const Hit& hit) {
-  addDetail(recordHere(hit, FailureId::CheckpointLatestMissing), "Looked for " + text::sanitize(hit.group("path"), 200) + ".");
-  return true;
+Observed observeCkptDpMismatch(const HitView& hit) {
+  return failure(FailureId::CheckpointDpWorldSize,
+                 fmt::format("Saved with a data-parallel world size of {}, loaded with {}.", hit.group("saved"),
+                             hit.group("current")));
 }
 
-bool onCkptWriteFailed(const Hit& hit) {
-  Accumulator* a = recordHere(hit, FailureId::CheckpointWriteFailed);
-  if (a && a->total == 1)
-    addDetail(a, "torch.save stopped at `" + text::sanitize(hit.group("entry"), 120) + "` of the checkpoint file.");
-  return true;
+Observed observeCkptNoLatest(const HitView& hit) {
+  return failure(FailureId::CheckpointLatestMissing, "Looked for " + text::sanitize(hit.group("path"), 200) + ".");
+}
+
+Observed observeCkptWriteFailed(const HitView& hit) {
+  return failure(FailureId::CheckpointWriteFailed,
+                 "torch.save stopped at `" + text::sanitize(hit.group("entry"), 120) + "` of the checkpoint file.", true);
 }
 
 // "[Errno 28] No space left on device" ending a traceback through torch.save (serialization.py).
-bool onDiskFull(const Hit& hit) {
-  if (!hit.c.exceptionLine || !hit.c.frames) return false;
+Observed observeDiskFull(const HitView& hit) {
+  if (!hit.c.exceptionLine || !hit.c.frames) return {};
   const auto& frames = *hit.c.frames;
   const bool inSave = std::any_of(frames.begin(), frames.end(), [](const std::string& f) {
     return f.find("serialization.py") != std::string::npos && f.find("save") != std::string::npos;
   });
-  if (!inSave) return false;
-  Accumulator* a = recordHere(hit, FailureId::CheckpointWriteFailed);
-  if (a && a->total == 1) addDetail(a, "torch.save stopped: the disk is full (errno 28).");
-  return true;
+  if (!inSave) return {};
+  return failure(FailureId::CheckpointWriteFailed, "torch.save stopped: the disk is full (errno 28).", true);
 }
 
-}  // namespace dsls::logs::detail
-
-namespace dsls::logs::detail {
-
-bool onZero3TraceCache(const Hit& hit) {
-  Accumulator* a = recordHere(hit, FailureId::Zero3TraceCacheInvalidated);
-  if (a && a->total == 1) {
-    const std::string_view expected = hit.group("expected");
-    addDetail(a, expected.empty()
-                     ? fmt::format("First at step {}: module {} was not in the trace (it had {} modules).",
-                                   hit.group("step"), hit.group("module"), hit.group("cached"))
-                     : fmt::format("First at step {}: the trace expected module {} but module {} ran.",
-                                   hit.group("step"), expected, hit.group("got")));
-  }
-  return false;
+// Not a failure: a generic exception on the same line is still reported.
+Observed observeZero3TraceCache(const HitView& hit) {
+  const std::string_view expected = hit.group("expected");
+  Observed o = failure(FailureId::Zero3TraceCacheInvalidated,
+                       expected.empty()
+                           ? fmt::format("First at step {}: module {} was not in the trace (it had {} modules).",
+                                         hit.group("step"), hit.group("module"), hit.group("cached"))
+                           : fmt::format("First at step {}: the trace expected module {} but module {} ran.",
+                                         hit.group("step"), expected, hit.group("got")),
+                       true);
+  o.failure = false;
+  return o;
 }
+
+}  // namespace
+
+bool onZeroParamAssert(const Hit& hit) { return applyObserved(hit, observeZeroParamAssert); }
+bool onZeroReducedTwice(const Hit& hit) { return applyObserved(hit, observeZeroReducedTwice); }
+bool onZero3PartitionedParam(const Hit& hit) { return applyObserved(hit, observeZero3PartitionedParam); }
+bool onCkptSizeMismatch(const Hit& hit) { return applyObserved(hit, observeCkptSizeMismatch); }
+bool onCkptDpMismatch(const Hit& hit) { return applyObserved(hit, observeCkptDpMismatch); }
+bool onCkptNoLatest(const Hit& hit) { return applyObserved(hit, observeCkptNoLatest); }
+bool onCkptWriteFailed(const Hit& hit) { return applyObserved(hit, observeCkptWriteFailed); }
+bool onDiskFull(const Hit& hit) { return applyObserved(hit, observeDiskFull); }
+bool onZero3TraceCache(const Hit& hit) { return applyObserved(hit, observeZero3TraceCache); }
 
 }  // namespace dsls::logs::detail

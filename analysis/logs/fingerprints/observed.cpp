@@ -5,9 +5,12 @@
 
 namespace dsls::logs::detail {
 
-void Observed::add(FailureId id, bool useLineRank, RecordOptions options, std::string_view detail) {
+Observed::Finding& Observed::add(FailureId id, bool useLineRank) {
   if (findingCount == findings.size()) throw std::logic_error("a match observed more findings than Observed holds");
-  findings[findingCount++] = Finding{id, useLineRank, std::move(options), detail};
+  Finding& f = findings[findingCount++];
+  f.id = id;
+  f.useLineRank = useLineRank;
+  return f;
 }
 
 namespace {
@@ -25,9 +28,13 @@ bool applyObserved(State& s, const LineContext& c, const Observed& o) {
   for (std::size_t i = 0; i < o.findingCount; ++i) {
     const Observed::Finding& f = o.findings[i];
     Accumulator* a = record(s, f.id, occurrenceOf(c, f.useLineRank), f.options);
-    if (!f.detail.empty()) addDetail(a, std::string(f.detail));
+    if (a && !f.detail.empty() && (!f.detailOnFirst || a->total == 1)) addDetail(a, f.detail);
   }
   return o.failure;
+}
+
+bool applyObserved(const Hit& hit, Observed (*observe)(const HitView&)) {
+  return applyObserved(hit.s, hit.c, observe(HitView(hit)));
 }
 
 }  // namespace dsls::logs::detail

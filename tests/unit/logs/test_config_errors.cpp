@@ -227,3 +227,20 @@ TEST_CASE("fp16: overflow skips say how far the scale went down; a skip at the f
         std::string::npos);
   REQUIRE(findingById(floor, "fp16-loss-scale-floor"));
 }
+
+TEST_CASE("ZeRO: a detail naming a line's values comes from the finding's first line") {
+  const LogReport r = analyzeText(
+      "[rank0]: AssertionError: {'id': 853, 'status': 'NOT_AVAILABLE', 'numel': 0, 'ds_numel': 0, 'shape': (0,)}\n"
+      "[rank1]: AssertionError: {'id': 854, 'status': 'INFLIGHT', 'numel': 0, 'ds_numel': 0, 'shape': (0,)}\n"
+      "[rank0]: AssertionError: The parameter 388 has already been reduced. Gradient computed twice for this partition.\n"
+      "[rank1]: AssertionError: The parameter 389 has already been reduced. Gradient computed twice for this partition.\n");
+  INFO(findingIds(r));
+  const LogFinding* assertion = findingById(r, "zero3-param-state-assert");
+  REQUIRE(assertion);
+  CHECK(assertion->mechanism.find("Parameter id 853 had status NOT_AVAILABLE.") != std::string::npos);
+  CHECK(assertion->mechanism.find("854") == std::string::npos);
+  const LogFinding* twice = findingById(r, "zero-grad-reduced-twice");
+  REQUIRE(twice);
+  CHECK(twice->mechanism.find("Parameter 388 was reduced twice.") != std::string::npos);
+  CHECK(twice->mechanism.find("389") == std::string::npos);
+}

@@ -2,7 +2,7 @@
 // rank, facts about the run): one handler per row of fingerprint_table.inc, named on<Row>,
 // in handlers_<concern>.cpp. A handler returns true when the match concerns a failure, so a
 // generic exception on the same line is not reported separately.
-// A handler that only observes (handlers_numerics.cpp, handlers_zero.cpp) sees the line, not
+// A handler that only observes (handlers_config.cpp, handlers_numerics.cpp, handlers_zero.cpp) sees the line, not
 // the state: its observe<Row> returns what the line showed (Observed), and applyObserved, the
 // one place that writes such observations, takes it into the state.
 #pragma once
@@ -37,6 +37,7 @@ struct HitView {
 
   explicit HitView(const Hit& hit) : c(hit.c), m(hit.m) {}
   std::string_view group(std::string_view name) const { return m.group(name); }
+  std::string_view message() const { return c.prefix->message; }
 };
 
 // What one match showed, for applyObserved to take into the state.
@@ -48,6 +49,7 @@ struct Observed {
     RecordOptions options;
     std::string detail;          // added to the finding when not empty
     bool detailOnFirst = false;  // only when this line is the finding's first (the detail names its values)
+    std::string configKey;       // a ds_config key the finding concerns, when not empty
   };
   std::array<Finding, 2> findings{};  // recorded in this order
   std::size_t findingCount = 0;
@@ -58,6 +60,8 @@ struct Observed {
     std::optional<double> reduced;
     bool floorHit = false;
   } lossScale;
+  // The line's stream reads this many following lines as the HF mismatch error's pairs.
+  std::optional<std::size_t> hfMismatchLines;
 
   Finding& add(FailureId id, bool useLineRank = true);
 };

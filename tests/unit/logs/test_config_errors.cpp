@@ -244,3 +244,12 @@ TEST_CASE("ZeRO: a detail naming a line's values comes from the finding's first 
   CHECK(twice->mechanism.find("Parameter 388 was reduced twice.") != std::string::npos);
   CHECK(twice->mechanism.find("389") == std::string::npos);
 }
+
+TEST_CASE("a deprecated config key is the finding's config key, with the key to use instead") {
+  const LogReport r = analyzeText("Config parameter cpu_offload is deprecated use offload_optimizer instead\n");
+  INFO(findingIds(r));
+  const LogFinding* f = findingById(r, "config-deprecated-key");
+  REQUIRE(f);
+  CHECK(f->configKeys == std::vector<std::string>{"cpu_offload"});
+  CHECK(f->mechanism.find("`cpu_offload` is deprecated; use `offload_optimizer`.") != std::string::npos);
+}

@@ -17,9 +17,16 @@ static_assert(std::size(kHandlers) == static_cast<std::size_t>(Fp::Count));
 
 }  // namespace
 
-bool Hit::lineAlsoHas(Fp kind) const {
+namespace {
+
+bool hasKind(const std::vector<FpMatch>& line, Fp kind) {
   return std::any_of(line.begin(), line.end(), [&](const FpMatch& other) { return other.kind == kind; });
 }
+
+}  // namespace
+
+bool Hit::lineAlsoHas(Fp kind) const { return hasKind(line, kind); }
+bool HitView::lineAlsoHas(Fp kind) const { return hasKind(line, kind); }
 
 long long toInt(std::string_view s, long long fallback) {
   auto v = text::parseInt(s);

@@ -2,9 +2,10 @@
 // rank, facts about the run): one handler per row of fingerprint_table.inc, named on<Row>,
 // in handlers_<concern>.cpp. A handler returns true when the match concerns a failure, so a
 // generic exception on the same line is not reported separately.
-// A handler that only observes (handlers_config.cpp, handlers_numerics.cpp, handlers_zero.cpp) sees the line, not
-// the state: its observe<Row> returns what the line showed (Observed), and applyObserved, the
-// one place that writes such observations, takes it into the state.
+// A handler that only observes (handlers_config.cpp, handlers_numerics.cpp, handlers_pydantic.cpp,
+// handlers_zero.cpp) reads the line and its stream, never writes: its observe<Row> returns what
+// the line showed (Observed), and applyObserved, the one place that writes such observations,
+// takes it into the state.
 #pragma once
 
 #include <array>
@@ -34,8 +35,11 @@ struct Hit {
 struct HitView {
   const LineContext& c;
   const FpMatch& m;
+  const StreamState& stream;  // what the line's stream showed before it, read only
+  const std::vector<FpMatch>& line;
 
-  explicit HitView(const Hit& hit) : c(hit.c), m(hit.m) {}
+  explicit HitView(const Hit& hit) : c(hit.c), m(hit.m), stream(hit.stream()), line(hit.line) {}
+  bool lineAlsoHas(Fp kind) const;
   std::string_view group(std::string_view name) const { return m.group(name); }
   std::string_view message() const { return c.prefix->message; }
 };
@@ -47,8 +51,8 @@ struct Observed {
     FailureId id{};
     bool useLineRank = true;  // false for lines DeepSpeed prints on rank 0 only
     RecordOptions options;
-    std::string detail;          // added to the finding when not empty
-    bool detailOnFirst = false;  // only when this line is the finding's first (the detail names its values)
+    std::array<std::string, 2> details{};  // added to the finding in this order; empty ones are not
+    bool detailOnFirst = false;  // only when this line is the finding's first (the details name its values)
     std::string configKey;       // a ds_config key the finding concerns, when not empty
   };
   std::array<Finding, 2> findings{};  // recorded in this order
@@ -62,6 +66,13 @@ struct Observed {
   } lossScale;
   // The line's stream reads this many following lines as the HF mismatch error's pairs.
   std::optional<std::size_t> hfMismatchLines;
+  // A pydantic "N validation errors for Model" header: the model, and how many of the
+  // stream's following lines may hold its errors.
+  struct PydanticHeader {
+    std::string model;
+    std::size_t lines = 0;
+  };
+  std::optional<PydanticHeader> pydanticHeader;
 
   Finding& add(FailureId id, bool useLineRank = true);
 };

@@ -13,7 +13,7 @@ namespace {
 Observed failure(FailureId id, std::string detail = {}) {
   Observed o;
   o.failure = true;
-  o.add(id).detail = std::move(detail);
+  o.add(id).details[0] = std::move(detail);
   return o;
 }
 

@@ -25,7 +25,7 @@ Observed observeLossScaleMin(const HitView&) {
   o.failure = true;
   Observed::Finding& floor = o.add(FailureId::Fp16LossScaleFloor, false);
   floor.options.tier = Tier::Primary;
-  floor.detail = "DeepSpeed stopped the run: the loss scale was already at its minimum.";
+  floor.details[0] = "DeepSpeed stopped the run: the loss scale was already at its minimum.";
   return o;
 }
 

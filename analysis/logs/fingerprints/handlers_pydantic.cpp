@@ -1,5 +1,7 @@
 // DeepSpeed's pydantic config validation: the "N validation errors for Model" header, then
 // one error per field (the field name may be on the line before, see previousBareWord).
+// These handlers only observe: what a line shows is returned, and applyObserved takes it
+// into the state.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -33,62 +35,72 @@ std::string qualifiedKey(const StreamState& st, std::string_view key) {
 }
 
 // The field an error line is about: on the line itself, or the bare word just before it.
-std::string_view fieldOf(const Hit& hit) {
+std::string_view fieldOf(const HitView& hit) {
   const std::string_view field = hit.group("field");
-  return !field.empty() ? field : std::string_view(hit.stream().previousBareWord);
+  return !field.empty() ? field : std::string_view(hit.stream.previousBareWord);
 }
 
-bool onExtraKey(const Hit& hit, std::string_view wording) {
-  const StreamState& st = hit.stream();
+Observed extraKey(const HitView& hit, std::string_view wording) {
+  const StreamState& st = hit.stream;
   const std::string_view key = fieldOf(hit);
-  Accumulator* a = recordHere(hit, FailureId::ConfigExtraKey);
+  Observed o;
+  o.failure = true;
+  Observed::Finding& f = o.add(FailureId::ConfigExtraKey);
   if (!key.empty()) {
-    addConfigKey(a, qualifiedKey(st, key));
+    f.configKey = qualifiedKey(st, key);
     const std::string_view section = sectionOfModel(st.pydanticModel);
-    addDetail(a, fmt::format("`{}` is not defined{}{}.", text::sanitize(key, 80),
-                             section.empty() ? "" : " in " + std::string(section),
-                             st.pydanticModel.empty() ? "" : " (" + st.pydanticModel + ")"));
+    f.details[0] = fmt::format("`{}` is not defined{}{}.", text::sanitize(key, 80),
+                               section.empty() ? "" : " in " + std::string(section),
+                               st.pydanticModel.empty() ? "" : " (" + st.pydanticModel + ")");
   }
-  addDetail(a, std::string(wording));
-  return true;
+  f.details[1] = std::string(wording);
+  return o;
 }
 
 // pydantic v2's "[type=..., input_value=..., input_type=...]" is specific enough to stand
 // without its "N validation errors for" header (a paste may start below it); v1's is not.
-bool onOtherError(const Hit& hit, bool needsHeader) {
-  const StreamState& st = hit.stream();
+Observed otherError(const HitView& hit, bool needsHeader) {
+  const StreamState& st = hit.stream;
   if ((needsHeader && st.pydanticLinesLeft == 0) || hit.lineAlsoHas(Fp::PydanticExtraV1) || hit.lineAlsoHas(Fp::PydanticExtraV2))
-    return false;
+    return {};
   const std::string_view key = fieldOf(hit);
-  Accumulator* a = recordHere(hit, FailureId::ConfigValidationError);
-  if (!key.empty()) addConfigKey(a, qualifiedKey(st, key));
-  addDetail(a, fmt::format("`{}`: {}", text::sanitize(key, 80), text::sanitize(text::trim(hit.group("message")), 160)));
-  return true;
+  Observed o;
+  o.failure = true;
+  Observed::Finding& f = o.add(FailureId::ConfigValidationError);
+  if (!key.empty()) f.configKey = qualifiedKey(st, key);
+  f.details[0] = fmt::format("`{}`: {}", text::sanitize(key, 80), text::sanitize(text::trim(hit.group("message")), 160));
+  return o;
 }
+
+Observed observePydanticHeader(const HitView& hit) {
+  Observed o;
+  o.failure = true;
+  const long long count = std::clamp<long long>(toInt(hit.group("count"), 1), 1, 50);
+  o.pydanticHeader = Observed::PydanticHeader{text::sanitize(hit.group("model"), 80), static_cast<std::size_t>(count * 4 + 4)};
+  return o;
+}
+
+Observed observePydanticExtraV1(const HitView& hit) {
+  return extraKey(hit, "The pydantic-v1 wording points at DeepSpeed 0.14.x or older.");
+}
+
+Observed observePydanticExtraV2(const HitView& hit) {
+  return extraKey(hit, "The pydantic-v2 wording points at DeepSpeed 0.15.0 or newer.");
+}
+
+Observed observePydanticOtherV2(const HitView& hit) {
+  if (hit.group("type") == "extra_forbidden") return {};
+  return otherError(hit, false);
+}
+
+Observed observePydanticOtherV1(const HitView& hit) { return otherError(hit, true); }
 
 }  // namespace
 
-bool onPydanticHeader(const Hit& hit) {
-  StreamState& st = hit.stream();
-  st.pydanticModel = text::sanitize(hit.group("model"), 80);
-  const long long count = std::clamp<long long>(toInt(hit.group("count"), 1), 1, 50);
-  st.pydanticLinesLeft = static_cast<std::size_t>(count * 4 + 4);
-  return true;
-}
-
-bool onPydanticExtraV1(const Hit& hit) {
-  return onExtraKey(hit, "The pydantic-v1 wording points at DeepSpeed 0.14.x or older.");
-}
-
-bool onPydanticExtraV2(const Hit& hit) {
-  return onExtraKey(hit, "The pydantic-v2 wording points at DeepSpeed 0.15.0 or newer.");
-}
-
-bool onPydanticOtherV2(const Hit& hit) {
-  if (hit.group("type") == "extra_forbidden") return false;
-  return onOtherError(hit, false);
-}
-
-bool onPydanticOtherV1(const Hit& hit) { return onOtherError(hit, true); }
+bool onPydanticHeader(const Hit& hit) { return applyObserved(hit, observePydanticHeader); }
+bool onPydanticExtraV1(const Hit& hit) { return applyObserved(hit, observePydanticExtraV1); }
+bool onPydanticExtraV2(const Hit& hit) { return applyObserved(hit, observePydanticExtraV2); }
+bool onPydanticOtherV2(const Hit& hit) { return applyObserved(hit, observePydanticOtherV2); }
+bool onPydanticOtherV1(const Hit& hit) { return applyObserved(hit, observePydanticOtherV1); }
 
 }  // namespace dsls::logs::detail

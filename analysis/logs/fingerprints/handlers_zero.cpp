@@ -18,7 +18,7 @@ Observed failure(FailureId id, std::string detail = {}, bool onFirst = false) {
   Observed o;
   o.failure = true;
   Observed::Finding& f = o.add(id);
-  f.detail = std::move(detail);
+  f.details[0] = std::move(detail);
   f.detailOnFirst = onFirst;
   return o;
 }

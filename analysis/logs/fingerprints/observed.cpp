@@ -25,12 +25,18 @@ void applyLossScale(NumericsState& n, const Observed::LossScale& o) {
 
 bool applyObserved(State& s, const LineContext& c, const Observed& o) {
   applyLossScale(s.numerics, o.lossScale);
-  if (o.hfMismatchLines) s.streams[c.stream].hfMismatchLinesLeft = *o.hfMismatchLines;
+  StreamState& stream = s.streams[c.stream];
+  if (o.hfMismatchLines) stream.hfMismatchLinesLeft = *o.hfMismatchLines;
+  if (o.pydanticHeader) {
+    stream.pydanticModel = o.pydanticHeader->model;
+    stream.pydanticLinesLeft = o.pydanticHeader->lines;
+  }
   for (std::size_t i = 0; i < o.findingCount; ++i) {
     const Observed::Finding& f = o.findings[i];
     Accumulator* a = record(s, f.id, occurrenceOf(c, f.useLineRank), f.options);
     if (!f.configKey.empty()) addConfigKey(a, f.configKey);
-    if (a && !f.detail.empty() && (!f.detailOnFirst || a->total == 1)) addDetail(a, f.detail);
+    if (a && (!f.detailOnFirst || a->total == 1))
+      for (const std::string& detail : f.details) addDetail(a, detail);
   }
   return o.failure;
 }

@@ -31,7 +31,7 @@ struct Hit {
   bool lineAlsoHas(Fp kind) const;
 };
 
-// The same match, for a handler that observes: the line, not the state.
+// The same match, for a handler that observes: the line, and its stream read only.
 struct HitView {
   const LineContext& c;
   const FpMatch& m;

@@ -3,7 +3,7 @@
 // in handlers_<concern>.cpp. A handler returns true when the match concerns a failure, so a
 // generic exception on the same line is not reported separately.
 // A handler that only observes (handlers_config.cpp, handlers_numerics.cpp, handlers_pydantic.cpp,
-// handlers_zero.cpp) reads the line and its stream, never writes: its observe<Row> returns what
+// handlers_run_facts.cpp, handlers_zero.cpp) reads the line and its stream, never writes: its observe<Row> returns what
 // the line showed (Observed), and applyObserved, the one place that writes such observations,
 // takes it into the state.
 #pragma once
@@ -73,6 +73,18 @@ struct Observed {
     std::size_t lines = 0;
   };
   std::optional<PydanticHeader> pydanticHeader;
+  // Facts about the run (RunFacts) a line names.
+  struct Facts {
+    std::string_view deepspeedVersion, torchVersion;  // kept where the log named none before
+    std::vector<std::pair<std::string, std::string>> config;  // resolved config entries; a later one wins
+    std::optional<int> worldSize;                               // kept where none is known yet
+    enum class Fairscale { Model, Data, Pipeline };
+    std::optional<std::pair<Fairscale, int>> fairscaleSize;  // with all three: the world size
+    // The ranks of each host, global ones (kept) or local ones (counted for the world size).
+    std::vector<std::pair<std::string, std::vector<int>>> hostRanks;
+    bool globalHostRanks = false;
+    bool pipelineDisabledOverlap = false;
+  } facts;
 
   Finding& add(FailureId id, bool useLineRank = true);
 };

@@ -1,5 +1,6 @@
 // Facts about the run that later explain a failure: versions, the resolved config DeepSpeed
-// prints at start-up, the world size and which host runs which ranks.
+// prints at start-up, the world size and which host runs which ranks. These handlers only
+// observe: what a line shows is returned, and applyObserved takes it into the state.
 #include <algorithm>
 
 #include "analysis/logs/fingerprints/fingerprint_handlers.h"
@@ -45,11 +46,12 @@ std::optional<std::string> offloadDevice(std::string_view repr, std::string_view
   return device;
 }
 
-void rememberConfigDump(State& s, std::string_view name, std::string_view value) {
-  auto& cfg = s.facts.resolvedConfig;
+// The resolved config entries of one line of DeepSpeed's config dump.
+std::vector<std::pair<std::string, std::string>> configDump(std::string_view name, std::string_view value) {
+  std::vector<std::pair<std::string, std::string>> cfg;
   value = text::trim(value);
   auto set = [&](const std::string& key, std::string_view v) {
-    if (!v.empty()) cfg[key] = text::sanitize(v, 40);
+    if (!v.empty()) cfg.emplace_back(key, text::sanitize(v, 40));
   };
   if (name == "zero_config") {
     for (std::string_view field : {"stage", "overlap_comm", "contiguous_gradients", "reduce_scatter",
@@ -68,6 +70,7 @@ void rememberConfigDump(State& s, std::string_view name, std::string_view value)
   } else {
     set(std::string(name), value);
   }
+  return cfg;
 }
 
 // "[0, 1, 2]" -> ranks, capped.
@@ -82,11 +85,11 @@ std::vector<int> rankList(std::string_view list) {
   return ranks;
 }
 
-// {'worker-0': [0, 1], 'worker-1': [2, 3]}: global ranks per host, or local ones (world size only).
-void rememberHostRanks(State& s, std::string_view dict, bool globalRanks) {
+// {'worker-0': [0, 1], 'worker-1': [2, 3]}: the ranks of each host.
+std::vector<std::pair<std::string, std::vector<int>>> hostRanks(std::string_view dict) {
+  std::vector<std::pair<std::string, std::vector<int>>> hosts;
   std::size_t pos = 0;
-  std::size_t total = 0;
-  while (s.facts.hostRanks.size() < limits::kHostRankEntries) {
+  while (true) {
     const std::size_t q1 = dict.find('\'', pos);
     if (q1 == std::string_view::npos) break;
     const std::size_t q2 = dict.find('\'', q1 + 1);
@@ -94,12 +97,59 @@ void rememberHostRanks(State& s, std::string_view dict, bool globalRanks) {
     const std::size_t open = dict.find('[', q2);
     const std::size_t close = dict.find(']', q2);
     if (open == std::string_view::npos || close == std::string_view::npos || open > close) break;
-    std::vector<int> ranks = rankList(dict.substr(open + 1, close - open - 1));
-    total += ranks.size();
-    if (globalRanks) s.facts.hostRanks[std::string(dict.substr(q1 + 1, q2 - q1 - 1))] = std::move(ranks);
+    hosts.emplace_back(std::string(dict.substr(q1 + 1, q2 - q1 - 1)), rankList(dict.substr(open + 1, close - open - 1)));
     pos = close + 1;
   }
-  if (!globalRanks && total > 0 && !s.facts.worldSize) s.facts.worldSize = static_cast<int>(total);
+  return hosts;
+}
+
+Observed observeDsVersion(const HitView& hit) {
+  Observed o;
+  o.facts.deepspeedVersion = hit.m.firstOf({"engine", "ds_report", "pip", "hf_env"});
+  return o;
+}
+
+Observed observeTorchVersion(const HitView& hit) {
+  Observed o;
+  o.facts.torchVersion = hit.m.firstOf({"ds_report", "pip", "hf_env"});
+  return o;
+}
+
+Observed observeConfigDump(const HitView& hit) {
+  Observed o;
+  o.facts.config = configDump(hit.group("name"), hit.group("value"));
+  return o;
+}
+
+Observed observeWorldSize(const HitView& hit) {
+  Observed o;
+  const long long n = toInt(hit.group("world_size"), -1);
+  if (n > 0 && n < (1 << 24)) o.facts.worldSize = static_cast<int>(n);
+  return o;
+}
+
+Observed observeFairscaleParallelSize(const HitView& hit) {
+  using Fairscale = Observed::Facts::Fairscale;
+  Observed o;
+  const long long n = toInt(hit.group("size"), -1);
+  if (n <= 0 || n >= (1 << 12)) return o;
+  const std::string_view kind = hit.group("kind");
+  o.facts.fairscaleSize = {kind == "ddp" ? Fairscale::Data : kind == "pipeline" ? Fairscale::Pipeline : Fairscale::Model,
+                           static_cast<int>(n)};
+  return o;
+}
+
+Observed observeWorldInfo(const HitView& hit) {
+  Observed o;
+  o.facts.globalHostRanks = hit.group("world_info").empty();
+  o.facts.hostRanks = hostRanks(o.facts.globalHostRanks ? hit.group("rank_mapping") : hit.group("world_info"));
+  return o;
+}
+
+Observed observePipelineOverlapOff(const HitView&) {
+  Observed o;
+  o.facts.pipelineDisabledOverlap = true;
+  return o;
 }
 
 }  // namespace
@@ -108,50 +158,12 @@ void rememberVersion(std::optional<std::string>& slot, std::string_view version)
   if (!slot && !version.empty()) slot = text::sanitize(version, 40);
 }
 
-bool onDsVersion(const Hit& hit) {
-  rememberVersion(hit.s.facts.deepspeedVersion, hit.m.firstOf({"engine", "ds_report", "pip", "hf_env"}));
-  return false;
-}
-
-bool onTorchVersion(const Hit& hit) {
-  rememberVersion(hit.s.facts.torchVersion, hit.m.firstOf({"ds_report", "pip", "hf_env"}));
-  return false;
-}
-
-bool onConfigDump(const Hit& hit) {
-  rememberConfigDump(hit.s, hit.group("name"), hit.group("value"));
-  return false;
-}
-
-bool onWorldSize(const Hit& hit) {
-  if (hit.s.facts.worldSize) return false;
-  const long long n = toInt(hit.group("world_size"), -1);
-  if (n > 0 && n < (1 << 24)) hit.s.facts.worldSize = static_cast<int>(n);
-  return false;
-}
-
-bool onFairscaleParallelSize(const Hit& hit) {
-  RunFacts& f = hit.s.facts;
-  const long long n = toInt(hit.group("size"), -1);
-  if (n <= 0 || n >= (1 << 12)) return false;
-  const std::string_view kind = hit.group("kind");
-  std::optional<int>& slot = kind == "ddp" ? f.fairscaleData : kind == "pipeline" ? f.fairscalePipeline : f.fairscaleModel;
-  slot = static_cast<int>(n);
-  if (f.worldSize || !f.fairscaleModel || !f.fairscaleData || !f.fairscalePipeline) return false;
-  const long long world = static_cast<long long>(*f.fairscaleModel) * *f.fairscaleData * *f.fairscalePipeline;
-  if (world < (1 << 24)) f.worldSize = static_cast<int>(world);
-  return false;
-}
-
-bool onWorldInfo(const Hit& hit) {
-  if (!hit.group("world_info").empty()) rememberHostRanks(hit.s, hit.group("world_info"), false);
-  else rememberHostRanks(hit.s, hit.group("rank_mapping"), true);
-  return false;
-}
-
-bool onPipelineOverlapOff(const Hit& hit) {
-  hit.s.facts.pipelineDisabledOverlap = true;
-  return false;
-}
+bool onDsVersion(const Hit& hit) { return applyObserved(hit, observeDsVersion); }
+bool onTorchVersion(const Hit& hit) { return applyObserved(hit, observeTorchVersion); }
+bool onConfigDump(const Hit& hit) { return applyObserved(hit, observeConfigDump); }
+bool onWorldSize(const Hit& hit) { return applyObserved(hit, observeWorldSize); }
+bool onFairscaleParallelSize(const Hit& hit) { return applyObserved(hit, observeFairscaleParallelSize); }
+bool onWorldInfo(const Hit& hit) { return applyObserved(hit, observeWorldInfo); }
+bool onPipelineOverlapOff(const Hit& hit) { return applyObserved(hit, observePipelineOverlapOff); }
 
 }  // namespace dsls::logs::detail

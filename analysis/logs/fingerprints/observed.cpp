@@ -21,10 +21,47 @@ void applyLossScale(NumericsState& n, const Observed::LossScale& o) {
   if (o.floorHit) ++n.floorHits;
 }
 
+// Which host runs which ranks: the global mapping is kept, capped; a local one gives the world
+// size when none is known (and the cap is not reached).
+void applyHostRanks(RunFacts& f, const Observed::Facts& o) {
+  if (o.hostRanks.empty() || f.hostRanks.size() >= limits::kHostRankEntries) return;
+  if (o.globalHostRanks) {
+    for (const auto& [host, ranks] : o.hostRanks) {
+      if (f.hostRanks.size() >= limits::kHostRankEntries) break;
+      f.hostRanks[host] = ranks;
+    }
+    return;
+  }
+  std::size_t total = 0;
+  for (const auto& entry : o.hostRanks) total += entry.second.size();
+  if (total > 0 && !f.worldSize) f.worldSize = static_cast<int>(total);
+}
+
+// fairscale's three sizes, as its setup prints them; with all three, the world size.
+void applyFairscale(RunFacts& f, std::pair<Observed::Facts::Fairscale, int> size) {
+  using Fairscale = Observed::Facts::Fairscale;
+  (size.first == Fairscale::Data ? f.fairscaleData : size.first == Fairscale::Pipeline ? f.fairscalePipeline : f.fairscaleModel) =
+      size.second;
+  if (f.worldSize || !f.fairscaleModel || !f.fairscaleData || !f.fairscalePipeline) return;
+  const long long world = static_cast<long long>(*f.fairscaleModel) * *f.fairscaleData * *f.fairscalePipeline;
+  if (world < (1 << 24)) f.worldSize = static_cast<int>(world);
+}
+
+void applyFacts(RunFacts& f, const Observed::Facts& o) {
+  rememberVersion(f.deepspeedVersion, o.deepspeedVersion);
+  rememberVersion(f.torchVersion, o.torchVersion);
+  for (const auto& [key, value] : o.config) f.resolvedConfig[key] = value;
+  if (o.worldSize && !f.worldSize) f.worldSize = o.worldSize;
+  if (o.fairscaleSize) applyFairscale(f, *o.fairscaleSize);
+  applyHostRanks(f, o);
+  if (o.pipelineDisabledOverlap) f.pipelineDisabledOverlap = true;
+}
+
 }  // namespace
 
 bool applyObserved(State& s, const LineContext& c, const Observed& o) {
   applyLossScale(s.numerics, o.lossScale);
+  applyFacts(s.facts, o.facts);
   StreamState& stream = s.streams[c.stream];
   if (o.hfMismatchLines) stream.hfMismatchLinesLeft = *o.hfMismatchLines;
   if (o.pydanticHeader) {

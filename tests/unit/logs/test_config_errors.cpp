@@ -152,6 +152,14 @@ TEST_CASE("NaN under the log's own zero_config with overlap_comm, version-aware"
   CHECK(nan2->ruleCodes.empty());
   CHECK(nan2->mechanism.find("rules out the overlap_comm races") != std::string::npos);
 
+  // Pipeline parallelism turns overlap_comm off, whatever the config dump says.
+  const LogReport piped =
+      analyzeText(head + "Pipeline parallelism does not support overlapped communication, will be disabled.\n" + metrics);
+  const LogFinding* nanPiped = findingById(piped, "nan-grad-norm");
+  REQUIRE(nanPiped);
+  CHECK(nanPiped->ruleCodes.empty());
+  CHECK(nanPiped->mechanism.find("Pipeline parallelism turned overlap_comm off") != std::string::npos);
+
   // A fixed DeepSpeed keeps the key but drops the race rule.
   std::string fixed = head;
   fixed.replace(fixed.find("0.14.0"), 6, "0.19.4");
@@ -252,4 +260,18 @@ TEST_CASE("a deprecated config key is the finding's config key, with the key to 
   REQUIRE(f);
   CHECK(f->configKeys == std::vector<std::string>{"cpu_offload"});
   CHECK(f->mechanism.find("`cpu_offload` is deprecated; use `offload_optimizer`.") != std::string::npos);
+}
+
+TEST_CASE("the launcher's world info gives the world size; the global rank mapping names a host's ranks") {
+  const LogReport local = analyzeText("WORLD INFO DICT: {'worker-0': [0, 1, 2, 3], 'worker-1': [0, 1, 2, 3]}\n");
+  CHECK(local.worldSize == 8);
+  // A failure line without a rank prefix: the host that printed it, and the ranks it runs.
+  const LogReport global = analyzeText(
+      "global_rank_mapping={'worker-0': [0, 1], 'worker-1': [2, 3]}\n"
+      "worker-1: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n");
+  INFO(findingIds(global));
+  CHECK_FALSE(global.worldSize);
+  const LogFinding* root = global.initiatingFinding();
+  REQUIRE(root);
+  CHECK(root->rankReason.find("Host worker-1 runs ranks 2") != std::string::npos);
 }

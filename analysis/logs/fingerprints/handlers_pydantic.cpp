@@ -76,7 +76,8 @@ Observed observePydanticHeader(const HitView& hit) {
   Observed o;
   o.failure = true;
   const long long count = std::clamp<long long>(toInt(hit.group("count"), 1), 1, 50);
-  o.pydanticHeader = Observed::PydanticHeader{text::sanitize(hit.group("model"), 80), static_cast<std::size_t>(count * 4 + 4)};
+  o.pydanticHeader =
+      Observed::PydanticHeader{text::sanitize(hit.group("model"), 80), static_cast<std::size_t>(count * 4 + 4)};
   return o;
 }
 

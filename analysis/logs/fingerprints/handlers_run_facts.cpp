@@ -97,7 +97,8 @@ std::vector<std::pair<std::string, std::vector<int>>> hostRanks(std::string_view
     const std::size_t open = dict.find('[', q2);
     const std::size_t close = dict.find(']', q2);
     if (open == std::string_view::npos || close == std::string_view::npos || open > close) break;
-    hosts.emplace_back(std::string(dict.substr(q1 + 1, q2 - q1 - 1)), rankList(dict.substr(open + 1, close - open - 1)));
+    hosts.emplace_back(std::string(dict.substr(q1 + 1, q2 - q1 - 1)),
+                       rankList(dict.substr(open + 1, close - open - 1)));
     pos = close + 1;
   }
   return hosts;
@@ -134,8 +135,8 @@ Observed observeFairscaleParallelSize(const HitView& hit) {
   const long long n = toInt(hit.group("size"), -1);
   if (n <= 0 || n >= (1 << 12)) return o;
   const std::string_view kind = hit.group("kind");
-  o.facts.fairscaleSize = {kind == "ddp" ? Fairscale::Data : kind == "pipeline" ? Fairscale::Pipeline : Fairscale::Model,
-                           static_cast<int>(n)};
+  const Fairscale which = kind == "ddp" ? Fairscale::Data : kind == "pipeline" ? Fairscale::Pipeline : Fairscale::Model;
+  o.facts.fairscaleSize = {which, static_cast<int>(n)};
   return o;
 }
 

@@ -40,8 +40,10 @@ void applyHostRanks(RunFacts& f, const Observed::Facts& o) {
 // fairscale's three sizes, as its setup prints them; with all three, the world size.
 void applyFairscale(RunFacts& f, std::pair<Observed::Facts::Fairscale, int> size) {
   using Fairscale = Observed::Facts::Fairscale;
-  (size.first == Fairscale::Data ? f.fairscaleData : size.first == Fairscale::Pipeline ? f.fairscalePipeline : f.fairscaleModel) =
-      size.second;
+  std::optional<int>& slot = size.first == Fairscale::Data       ? f.fairscaleData
+                             : size.first == Fairscale::Pipeline ? f.fairscalePipeline
+                                                                 : f.fairscaleModel;
+  slot = size.second;
   if (f.worldSize || !f.fairscaleModel || !f.fairscaleData || !f.fairscalePipeline) return;
   const long long world = static_cast<long long>(*f.fairscaleModel) * *f.fairscaleData * *f.fairscalePipeline;
   if (world < (1 << 24)) f.worldSize = static_cast<int>(world);

@@ -1,7 +1,7 @@
 #include "analysis/facade/cross_links.h"
 
 #include "analysis/config/config_analysis.h"
-#include "analysis/logs/log_report.h"
+#include "analysis/logs/report/log_report.h"
 
 #include <algorithm>
 

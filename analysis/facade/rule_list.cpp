@@ -1,7 +1,7 @@
 #include "analysis/facade/rule_list.h"
 
 #include "analysis/config/rule.h"
-#include "analysis/logs/failure_catalog.h"
+#include "analysis/logs/fingerprints/failure_catalog.h"
 
 namespace dsls::analysis {
 

@@ -1,6 +1,6 @@
 // The DeepSpeed releases with known overlap_comm gradient races, declared once. The config
 // rule and hover (analysis/config/overlap_race.cpp) and the log notes
-// (analysis/logs/numerics_notes.cpp) both read this table.
+// (analysis/logs/diagnosis/numerics_notes.cpp) both read this table.
 #pragma once
 
 #include <optional>

@@ -11,7 +11,7 @@
 
 #include "analysis/core/cancel.h"
 #include "analysis/logs/log_analyzer.h"
-#include "analysis/logs/log_report.h"
+#include "analysis/logs/report/log_report.h"
 
 namespace dsls::logs {
 

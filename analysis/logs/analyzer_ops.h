@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "analysis/logs/analyzer_state.h"
-#include "analysis/logs/line_literals.h"
-#include "analysis/logs/traceback.h"
+#include "analysis/logs/lines/line_literals.h"
+#include "analysis/logs/lines/traceback.h"
 
 namespace dsls::logs::detail {
 

@@ -12,12 +12,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/logs/failure_catalog.h"
-#include "analysis/logs/fingerprints.h"
-#include "analysis/logs/line_literals.h"
-#include "analysis/logs/line_prefix.h"
+#include "analysis/logs/fingerprints/failure_catalog.h"
+#include "analysis/logs/fingerprints/fingerprints.h"
+#include "analysis/logs/lines/line_literals.h"
+#include "analysis/logs/lines/line_prefix.h"
 #include "analysis/logs/log_analyzer.h"
-#include "analysis/logs/log_report.h"
+#include "analysis/logs/report/log_report.h"
 
 namespace dsls::logs {
 

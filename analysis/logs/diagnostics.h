@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "analysis/core/finding.h"
-#include "analysis/logs/log_report.h"
+#include "analysis/logs/report/log_report.h"
 
 namespace dsls::logs {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "analysis/logs/analyzer_ops.h"
-#include "analysis/logs/text_util.h"
-#include "analysis/logs/timestamps.h"
+#include "analysis/logs/lines/text_util.h"
+#include "analysis/logs/lines/timestamps.h"
 
 namespace dsls::logs {
 

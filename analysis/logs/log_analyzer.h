@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "analysis/core/settings.h"
-#include "analysis/logs/log_report.h"
+#include "analysis/logs/report/log_report.h"
 
 namespace dsls::logs {
 

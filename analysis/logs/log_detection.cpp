@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "analysis/logs/analyze.h"
-#include "analysis/logs/failure_catalog.h"
-#include "analysis/logs/fingerprints.h"
-#include "analysis/logs/line_prefix.h"
-#include "analysis/logs/traceback.h"
+#include "analysis/logs/fingerprints/failure_catalog.h"
+#include "analysis/logs/fingerprints/fingerprints.h"
+#include "analysis/logs/lines/line_prefix.h"
+#include "analysis/logs/lines/traceback.h"
 
 namespace dsls::logs {
 namespace {

@@ -3,6 +3,6 @@
 
 #include "analysis/logs/analyze.h"
 #include "analysis/logs/diagnostics.h"
-#include "analysis/logs/line_prefix.h"
+#include "analysis/logs/lines/line_prefix.h"
 #include "analysis/logs/log_analyzer.h"
-#include "analysis/logs/log_report.h"
+#include "analysis/logs/report/log_report.h"

@@ -5,7 +5,7 @@
 Two logs (tests/bench/gen_log.py): the typical one (--log) and, with --error-log, the
 error-heavy one (--shape error-heavy: every third line the same watchdog timeout).
 
-The fingerprints are read from analysis/logs/fingerprint_table.inc (its RE2 patterns), so the
+The fingerprints are read from analysis/logs/fingerprints/fingerprint_table.inc (its RE2 patterns), so the
 comparison follows the analyser as it changes. rg takes them as written (named groups made
 plain: rg joins the patterns into one regex, where a name may occur once); grep gets them
 translated to POSIX ERE (\\d -> [0-9], (?: and (?P<name> -> (, lazy quantifiers made greedy, which
@@ -33,7 +33,7 @@ sys.path.insert(0, HERE)
 from report_sections import write_section  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
-FINGERPRINTS = os.path.join(ROOT, "analysis", "logs", "fingerprint_table.inc")
+FINGERPRINTS = os.path.join(ROOT, "analysis", "logs", "fingerprints", "fingerprint_table.inc")
 
 
 def fingerprint_patterns():
@@ -187,7 +187,7 @@ def log_section(result):
     out = ["## Log analysis throughput", "",
            f"Date: {result['date']}. Inputs: logs written by tests/bench/gen_log.py to /tmp and read from a warm "
            f"page cache. grep and rg search for the same {result['patterns']} fingerprints the analyser matches "
-           f"(read from analysis/logs/fingerprint_table.inc; grep gets them translated to POSIX ERE and runs with "
+           f"(read from analysis/logs/fingerprints/fingerprint_table.inc; grep gets them translated to POSIX ERE and runs with "
            f"LC_ALL=C). Each tool ran {result['runs']} times per log, the tools alternating run by run; medians "
            f"are given. Wall time is what a user waits; CPU time (user + system) is less disturbed by the other "
            f"work on this shared machine. The last columns divide grep's time by dsls's: 1 or more means dsls "

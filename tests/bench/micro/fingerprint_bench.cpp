@@ -1,6 +1,6 @@
 // The log fingerprint matcher (prefilter + RE2::Set) per line, and the whole analyser per byte.
 #include "analysis/logs/analyze.h"
-#include "analysis/logs/fingerprints.h"
+#include "analysis/logs/fingerprints/fingerprints.h"
 #include "tests/bench/micro/bench_inputs.h"
 
 #include <benchmark/benchmark.h>

@@ -1,6 +1,6 @@
 // Log failures point to ds_config rules by code; every code they name must be a rule of rules.inc.
 #include "analysis/config/rule.h"
-#include "analysis/logs/failure_catalog.h"
+#include "analysis/logs/fingerprints/failure_catalog.h"
 
 #include <doctest/doctest.h>
 

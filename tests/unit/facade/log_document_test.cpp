@@ -5,7 +5,7 @@
 #include "analysis/core/cancel.h"
 #include "analysis/facade/diagnose_text.h"
 #include "analysis/facade/document_analysis.h"
-#include "analysis/logs/log_report.h"
+#include "analysis/logs/report/log_report.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,7 +6,7 @@
 #include "analysis/facade/log_document.h"
 #include "analysis/facade/log_job.h"
 #include "analysis/facade/run_folder.h"
-#include "analysis/logs/log_report.h"
+#include "analysis/logs/report/log_report.h"
 
 #include <string>
 #include <vector>

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "analysis/logs/failure_catalog.h"
+#include "analysis/logs/fingerprints/failure_catalog.h"
 
 TEST_CASE("docs/logs/report-schema.md names every failure id") {
   std::ifstream in(std::string(DSLS_SOURCE_DIR) + "/docs/logs/report-schema.md");

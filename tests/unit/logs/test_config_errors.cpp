@@ -152,6 +152,14 @@ TEST_CASE("NaN under the log's own zero_config with overlap_comm, version-aware"
   CHECK(nan2->ruleCodes.empty());
   CHECK(nan2->mechanism.find("rules out the overlap_comm races") != std::string::npos);
 
+  // Pipeline parallelism turns overlap_comm off, whatever the config dump says.
+  const LogReport piped =
+      analyzeText(head + "Pipeline parallelism does not support overlapped communication, will be disabled.\n" + metrics);
+  const LogFinding* nanPiped = findingById(piped, "nan-grad-norm");
+  REQUIRE(nanPiped);
+  CHECK(nanPiped->ruleCodes.empty());
+  CHECK(nanPiped->mechanism.find("Pipeline parallelism turned overlap_comm off") != std::string::npos);
+
   // A fixed DeepSpeed keeps the key but drops the race rule.
   std::string fixed = head;
   fixed.replace(fixed.find("0.14.0"), 6, "0.19.4");
@@ -204,4 +212,66 @@ TEST_CASE("port in use names the rank that printed it") {
   REQUIRE(root);
   CHECK(root->id == "port-in-use");
   CHECK(root->initiatingRank == 0);
+}
+
+TEST_CASE("fp16: overflow skips say how far the scale went down; a skip at the floor makes them a warning") {
+  const std::string overflow =
+      "[2024-01-01 00:00:01,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping "
+      "step. Attempted loss scale: ";
+  const LogReport early = analyzeText(overflow + "65536, reducing to 32768\n" + overflow + "32768, reducing to 16384\n");
+  const LogFinding* skips = findingById(early, "fp16-overflow-skips");
+  REQUIRE(skips);
+  CHECK(skips->severity == dsls::analysis::Severity::Information);
+  CHECK(skips->mechanism.find("2 overflow lines; the scale went down to 16384. A few early skips are normal.") !=
+        std::string::npos);
+  CHECK(findingById(early, "fp16-loss-scale-floor") == nullptr);
+
+  const LogReport floor = analyzeText(overflow + "65536, reducing to 32768\n" + overflow + "2, reducing to 1\n");
+  INFO(findingIds(floor));
+  skips = findingById(floor, "fp16-overflow-skips");
+  REQUIRE(skips);
+  CHECK(skips->severity == dsls::analysis::Severity::Warning);
+  CHECK(skips->mechanism.find("2 overflow lines; the scale went down to 1. That is more than start-up calibration.") !=
+        std::string::npos);
+  REQUIRE(findingById(floor, "fp16-loss-scale-floor"));
+}
+
+TEST_CASE("ZeRO: a detail naming a line's values comes from the finding's first line") {
+  const LogReport r = analyzeText(
+      "[rank0]: AssertionError: {'id': 853, 'status': 'NOT_AVAILABLE', 'numel': 0, 'ds_numel': 0, 'shape': (0,)}\n"
+      "[rank1]: AssertionError: {'id': 854, 'status': 'INFLIGHT', 'numel': 0, 'ds_numel': 0, 'shape': (0,)}\n"
+      "[rank0]: AssertionError: The parameter 388 has already been reduced. Gradient computed twice for this partition.\n"
+      "[rank1]: AssertionError: The parameter 389 has already been reduced. Gradient computed twice for this partition.\n");
+  INFO(findingIds(r));
+  const LogFinding* assertion = findingById(r, "zero3-param-state-assert");
+  REQUIRE(assertion);
+  CHECK(assertion->mechanism.find("Parameter id 853 had status NOT_AVAILABLE.") != std::string::npos);
+  CHECK(assertion->mechanism.find("854") == std::string::npos);
+  const LogFinding* twice = findingById(r, "zero-grad-reduced-twice");
+  REQUIRE(twice);
+  CHECK(twice->mechanism.find("Parameter 388 was reduced twice.") != std::string::npos);
+  CHECK(twice->mechanism.find("389") == std::string::npos);
+}
+
+TEST_CASE("a deprecated config key is the finding's config key, with the key to use instead") {
+  const LogReport r = analyzeText("Config parameter cpu_offload is deprecated use offload_optimizer instead\n");
+  INFO(findingIds(r));
+  const LogFinding* f = findingById(r, "config-deprecated-key");
+  REQUIRE(f);
+  CHECK(f->configKeys == std::vector<std::string>{"cpu_offload"});
+  CHECK(f->mechanism.find("`cpu_offload` is deprecated; use `offload_optimizer`.") != std::string::npos);
+}
+
+TEST_CASE("the launcher's world info gives the world size; the global rank mapping names a host's ranks") {
+  const LogReport local = analyzeText("WORLD INFO DICT: {'worker-0': [0, 1, 2, 3], 'worker-1': [0, 1, 2, 3]}\n");
+  CHECK(local.worldSize == 8);
+  // A failure line without a rank prefix: the host that printed it, and the ranks it runs.
+  const LogReport global = analyzeText(
+      "global_rank_mapping={'worker-0': [0, 1], 'worker-1': [2, 3]}\n"
+      "worker-1: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n");
+  INFO(findingIds(global));
+  CHECK_FALSE(global.worldSize);
+  const LogFinding* root = global.initiatingFinding();
+  REQUIRE(root);
+  CHECK(root->rankReason.find("Host worker-1 runs ranks 2") != std::string::npos);
 }

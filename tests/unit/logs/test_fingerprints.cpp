@@ -6,7 +6,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "analysis/logs/fingerprints.h"
+#include "analysis/logs/fingerprints/fingerprints.h"
 #include "analysis/logs/log_analyzer.h"
 
 using dsls::logs::Fp;

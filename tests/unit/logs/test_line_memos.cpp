@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "analysis/logs/anchored_program.h"
-#include "analysis/logs/fingerprints.h"
-#include "analysis/logs/line_literals.h"
-#include "analysis/logs/line_prefix.h"
-#include "analysis/logs/literal_prefilter.h"
-#include "analysis/logs/text_util.h"
+#include "analysis/logs/lines/anchored_program.h"
+#include "analysis/logs/fingerprints/fingerprints.h"
+#include "analysis/logs/lines/line_literals.h"
+#include "analysis/logs/lines/line_prefix.h"
+#include "analysis/logs/lines/literal_prefilter.h"
+#include "analysis/logs/lines/text_util.h"
 
 namespace {
 

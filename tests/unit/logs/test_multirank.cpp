@@ -252,6 +252,8 @@ TEST_CASE("rank-0-only overflow log collapsing to the minimum scale names no ran
   CHECK(root->id == "fp16-loss-scale-floor");
   CHECK_FALSE(root->initiatingRank);
   CHECK(root->rankReason.find("rank 0 only") != std::string::npos);
+  CHECK(root->mechanism.find("DeepSpeed stopped the run: the loss scale was already at its minimum.") !=
+        std::string::npos);
   const LogFinding* skips = findingById(r, "fp16-overflow-skips");
   REQUIRE(skips);
   CHECK(skips->severity == dsls::analysis::Severity::Warning);

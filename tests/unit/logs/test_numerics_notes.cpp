@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "analysis/logs/numerics_notes.h"
+#include "analysis/logs/diagnosis/numerics_notes.h"
 
 using dsls::analysis::Version;
 using dsls::logs::numericsNotes;

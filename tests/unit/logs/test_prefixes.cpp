@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-#include "analysis/logs/line_prefix.h"
+#include "analysis/logs/lines/line_prefix.h"
 #include "analysis/logs/logs.h"
 
 using dsls::logs::parsePrefixes;

@@ -1,0 +1,37 @@
+// fp16 loss scaling: overflow skips and a loss scale stuck at its minimum. These handlers only
+// observe: what a line shows is returned, and applyObserved takes it into the state.
+#include "analysis/logs/fingerprints/fingerprint_handlers.h"
+
+namespace dsls::logs::detail {
+namespace {
+
+Observed observeOverflow(const HitView& hit) {
+  Observed o;
+  o.failure = true;
+  o.lossScale.overflowLine = true;
+  o.add(FailureId::Fp16OverflowSkips, false);
+  const auto attempted = toDouble(hit.group("attempted"));
+  o.lossScale.reduced = toDouble(hit.group("reduced"));
+  const auto& reduced = o.lossScale.reduced;
+  if (attempted && reduced && (*reduced <= 1.0 || *reduced >= *attempted)) {
+    o.lossScale.floorHit = true;
+    o.add(FailureId::Fp16LossScaleFloor, false).options.tier = Tier::Numeric;
+  }
+  return o;
+}
+
+Observed observeLossScaleMin(const HitView&) {
+  Observed o;
+  o.failure = true;
+  Observed::Finding& floor = o.add(FailureId::Fp16LossScaleFloor, false);
+  floor.options.tier = Tier::Primary;
+  floor.details[0] = "DeepSpeed stopped the run: the loss scale was already at its minimum.";
+  return o;
+}
+
+}  // namespace
+
+bool onOverflow(const Hit& hit) { return applyObserved(hit, observeOverflow); }
+bool onLossScaleMin(const Hit& hit) { return applyObserved(hit, observeLossScaleMin); }
+
+}  // namespace dsls::logs::detail

@@ -103,6 +103,7 @@ namespace {
 
 struct Reference {
   std::vector<std::string> components;  // the path as written, variables and ".." left out
+  std::vector<std::string> from;        // the folder of the file that names it, from the project root
   std::optional<Launcher> launcher;
   std::string evidence;
 };
@@ -180,7 +181,7 @@ bool isIdentifier(std::string_view word) {
 // DS_CONFIG=configs/ds.json ... --deepspeed_config $DS_CONFIG: the handoff of the variable's first use.
 Reference throughVariable(std::string_view text, std::string_view line, std::string_view reference,
                           const std::string& where, std::vector<std::string> components) {
-  Reference ref{std::move(components), std::nullopt, {}};
+  Reference ref{std::move(components), {}, std::nullopt, {}};
   std::string_view before = trimRight(line.substr(0, line.find(reference)));
   if (before.empty() || before.back() != '=') return ref;
   std::string_view name = lastWord(before);
@@ -210,6 +211,8 @@ void indexFile(const fs::path& file, const fs::path& root, std::string_view kind
   const std::string text = buffer.str();
   if (text.find('\0') != std::string::npos) return;
   const std::string where = fs::relative(file, root, ec).generic_string();
+  std::vector<std::string> folder = pathComponents(where);
+  if (!folder.empty()) folder.pop_back();
   for (std::size_t at = text.find(".json"); at != std::string::npos; at = text.find(".json", at + 5)) {
     std::size_t end = at + 5;
     if (end < text.size() && !endsToken(text[end]) && text[end] != '}') continue;
@@ -219,9 +222,10 @@ void indexFile(const fs::path& file, const fs::path& root, std::string_view kind
     auto components = pathComponents(reference);
     if (components.empty()) continue;
     auto [line, lineNumber] = logicalLine(text, at, kind == "shell");
-    Reference ref{components, launcherOfLine(line, reference, kind), {}};
+    Reference ref{components, folder, launcherOfLine(line, reference, kind), {}};
     if (ref.launcher) ref.evidence = where + ":" + std::to_string(lineNumber) + " " + handoffText(line, reference, kind);
     else if (kind == "shell") ref = throughVariable(text, line, reference, where, std::move(components));
+    ref.from = folder;
     index[ref.components.back()].push_back(std::move(ref));
   }
 }
@@ -267,6 +271,15 @@ bool isSuffix(const std::vector<std::string>& tail, const std::vector<std::strin
   return tail.size() <= whole.size() && std::equal(tail.rbegin(), tail.rend(), whole.rbegin());
 }
 
+// Whether `ref` names the config at `config` (its components from the project root). A path with
+// folders matches where it ends the same; a bare file name only the config beside the file that
+// names it or at the project root, where a script run from there finds it.
+bool names(const Reference& ref, const std::vector<std::string>& config) {
+  if (ref.components.size() > 1) return isSuffix(ref.components, config);
+  const std::vector<std::string> folder(config.begin(), config.end() - 1);
+  return folder.empty() || folder == ref.from;
+}
+
 }  // namespace
 
 std::optional<InferredLauncher> inferLauncher(const std::string& configPath, const std::string& projectRoot) {
@@ -282,7 +295,7 @@ std::optional<InferredLauncher> inferLauncher(const std::string& configPath, con
   std::optional<InferredLauncher> out;
   std::size_t more = 0;
   for (const Reference& ref : found->second) {
-    if (!ref.launcher || !isSuffix(ref.components, configComponents)) continue;
+    if (!ref.launcher || !names(ref, configComponents)) continue;
     if (out && out->launcher != *ref.launcher) return std::nullopt;  // the project disagrees with itself
     if (out) ++more;
     else out = InferredLauncher{*ref.launcher, ref.evidence};

@@ -139,18 +139,18 @@ std::optional<analysis::Launcher> perFileLauncher(const std::vector<std::pair<st
   return std::nullopt;
 }
 
-// The folder the project's relative paths start from: the nearest one holding .git, else the
-// workspace root holding `path`; nothing for a file in neither (its scripts are not looked for).
+// The folder the project's relative paths start from: the nearest one that is a workspace root
+// or holds .git, pyproject.toml or setup.py; nothing for a file in none (its scripts are not
+// looked for).
 std::optional<fs::path> projectRootOf(const std::string& path, const std::vector<std::string>& workspaceRoots) {
-  const fs::path start = startDirectory(path);
-  for (fs::path dir = start; !dir.empty(); dir = dir.parent_path()) {
-    if (isRepositoryRoot(dir)) return dir;
+  std::vector<fs::path> roots;
+  for (const auto& root : workspaceRoots) roots.push_back(startDirectory(root));
+  for (fs::path dir = startDirectory(path); !dir.empty(); dir = dir.parent_path()) {
+    std::error_code ec;
+    if (std::find(roots.begin(), roots.end(), dir) != roots.end() || isRepositoryRoot(dir) ||
+        fs::exists(dir / "pyproject.toml", ec) || fs::exists(dir / "setup.py", ec))
+      return dir;
     if (dir.parent_path() == dir) break;
-  }
-  for (const auto& root : workspaceRoots) {
-    const fs::path r = startDirectory(root);
-    auto [end, ignored] = std::mismatch(r.begin(), r.end(), start.begin(), start.end());
-    if (end == r.end()) return r;
   }
   return std::nullopt;
 }

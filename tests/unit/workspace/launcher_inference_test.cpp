@@ -46,6 +46,9 @@ TEST_CASE("a project's scripts give the launcher of each config, with where it w
   t.write("scripts/sft.sh", "torchrun train.py --deepspeed configs/hf.json\n");
   t.write("recipes/a.yaml", "deepspeed: configs/mixed.json\n");
   t.write("recipes/b.sh", "deepspeed x.py --deepspeed_config configs/mixed.json\n");
+  t.write("scripts/local.json", "{}");
+  t.write("configs/local.json", "{}");
+  t.write("scripts/local.sh", "deepspeed t.py --deepspeed_config local.json\n");
   t.write("node_modules/x.sh", "deepspeed x.py --deepspeed_config configs/hf.json\n");  // not the project's
   const std::string root = t.root.string();
 
@@ -59,6 +62,11 @@ TEST_CASE("a project's scripts give the launcher of each config, with where it w
   CHECK(hf->evidence == "scripts/sft.sh:1 passes it with --deepspeed");
   CHECK_FALSE(inferLauncher((t.root / "configs/mixed.json").string(), root));  // the project disagrees
   CHECK_FALSE(inferLauncher((t.root / "configs/unused.json").string(), root));
+
+  // A bare file name is the config beside the script (or at the root), not one elsewhere.
+  auto beside = inferLauncher((t.root / "scripts/local.json").string(), root);
+  CHECK((beside && beside->launcher == Launcher::DeepSpeed));
+  CHECK_FALSE(inferLauncher((t.root / "configs/local.json").string(), root));
 
   // resolveSettings takes it when no setting names the launcher, and a setting wins.
   auto resolved = dsls::workspace::resolveSettings((t.root / "configs/zero2.json").string(), {});

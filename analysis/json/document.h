@@ -182,6 +182,9 @@ struct Document {
   std::vector<analysis::TextRange> comments;
   std::vector<analysis::TextRange> trailingCommas;
   std::vector<DuplicateKey> duplicates;  // in source order of the duplicate
+  // Template placeholders read as values (json/placeholders.h), in source order; each value is
+  // an Invalid node holding the placeholder's text.
+  std::vector<analysis::TextRange> placeholders;
 
   // The storage the nodes refer to (moving the Document keeps its addresses).
   Arena<Member> memberArena;

@@ -22,6 +22,7 @@
 #include "analysis/json/duplicates.h"
 #include "analysis/json/error_sink.h"
 #include "analysis/json/lexer.h"
+#include "analysis/json/placeholders.h"
 #include "analysis/json/path.h"
 #include "analysis/json/scalars.h"
 #include "analysis/json/utf8.h"
@@ -207,10 +208,20 @@ class Parser {
     // References to the lexer's token, here and in parseMember: it stays as it is until the
     // next peek(), and a copy of it, just written, stalls the load that reads it.
     const Token& t = lexer_.peek();
+    if (t.type == TokenType::Word || t.type == TokenType::LBrace) {
+      if (const std::size_t end = placeholderEnd(text_, t.begin)) {
+        takePlaceholder(t.begin, end, out);
+        return;
+      }
+    }
     switch (t.type) {
       case TokenType::String:
         lexer_.consume();
         parseString(t, out);
+        if (out.closed && isPlaceholderString(out.string)) {
+          out.kind = Kind::Invalid;
+          doc_.placeholders.push_back(out.range);
+        }
         return;
       case TokenType::Word:
         lexer_.consume();
@@ -223,6 +234,14 @@ class Parser {
       default:
         return;
     }
+  }
+
+  [[gnu::noinline]] void takePlaceholder(std::size_t begin, std::size_t end, Node& n) {
+    lexer_.seek(end);
+    n.kind = Kind::Invalid;
+    n.range = {begin, end};
+    n.string = store(utf8::sanitized(text_.substr(begin, end - begin)));
+    doc_.placeholders.push_back(n.range);
   }
 
   // Parses a value that has no place in the tree, to stay in step with the text.

@@ -355,7 +355,8 @@ ChangedRegion changedRegion(std::string_view oldText, std::string_view newText) 
 
 std::optional<Document> reparseAfterEdit(const Document& old, std::string_view oldText, std::string_view newText,
                                          const ParseOptions& options) {
-  if (!old.root || newText.size() >= UINT32_MAX) return std::nullopt;
+  // A template is parsed whole: an edit can turn a placeholder into a value or back.
+  if (!old.root || newText.size() >= UINT32_MAX || !old.placeholders.empty()) return std::nullopt;
   Document out;
   Replacement edit;
   const std::optional<Move> move = readEdit(old, oldText, newText, edit, *out.stringPool);

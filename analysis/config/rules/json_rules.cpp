@@ -45,6 +45,25 @@ bool hjsonReads(const RuleContext& ctx, const json::SyntaxError& e) {
 
 }  // namespace
 
+void checkConfigTemplate(const RuleContext& ctx, std::vector<Finding>& out) {
+  const auto& placeholders = ctx.doc.placeholders;
+  if (placeholders.empty()) return;
+  constexpr std::size_t kNamed = 4;
+  std::string names;
+  for (std::size_t i = 0; i < placeholders.size() && i < kNamed; ++i)
+    names.append(i == 0 ? "" : ", ").append(ctx.text.substr(placeholders[i].begin, placeholders[i].end - placeholders[i].begin));
+  if (placeholders.size() > kNamed) names.append(", ...");
+  Finding f = makeFinding(
+      RuleId::ConfigTemplate,
+      fmt::format("This file is a template: {} placeholder{} ({}) {} filled in before DeepSpeed reads it. The checks "
+                  "treat {} as unknown values and check the rest.",
+                  placeholders.size(), placeholders.size() == 1 ? "" : "s", names,
+                  placeholders.size() == 1 ? "is" : "are", placeholders.size() == 1 ? "it" : "them"),
+      placeholders.front());
+  for (std::size_t i = 1; i < placeholders.size() && i <= 32; ++i) f.related.push_back({"", placeholders[i], "a placeholder"});
+  out.push_back(std::move(f));
+}
+
 void checkJsonSyntax(const RuleContext& ctx, std::vector<Finding>& out) {
   if (auto bom = byteOrderMarkFinding(ctx.text)) out.push_back(std::move(*bom));
   Loader loader = loaderOf(ctx);

@@ -2,7 +2,8 @@
 // Properties, in each of UTF-8, UTF-16 and UTF-32:
 //  - a character boundary survives offset -> position -> offset;
 //  - any position maps to an offset that maps back to itself (idempotent clamping);
-//  - Document::apply equals replacing the byte range the two positions convert to.
+//  - Document::apply equals replacing the byte range the two positions convert to, and its
+//    incremental line index equals the index of the new text.
 #include "tests/fuzz/fuzz_check.h"
 #include "lsp/document.h"
 #include "protocol/line_index.h"
@@ -78,14 +79,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     std::string expected = doc.text();
     const LineIndex& lines = doc.lines();
+    // An edit past the last line, or ending before it starts, is refused and changes nothing.
+    const bool refused = b.line >= lines.lineCount() || b.line < a.line || (b.line == a.line && b.character < a.character);
     std::size_t begin = lines.offset(a, enc), end = std::max(begin, lines.offset(b, enc));
-    expected.replace(begin, end - begin, insert);
+    if (!refused) expected.replace(begin, end - begin, insert);
 
     dsls::protocol::ContentChange change;
     change.range = dsls::protocol::Range{a, b};
     change.text = insert;
-    doc.apply(change, enc);
+    CHECK(doc.apply(change, enc).empty() == !refused);
     CHECK(doc.text() == expected);
+    // The incremental index is the index of the new text (a "\n" after a "\r" joins them).
+    const LineIndex fresh(doc.text());
+    CHECK(doc.lines().lineCount() == fresh.lineCount());
+    for (std::uint32_t line = 0; line < fresh.lineCount(); ++line) {
+      CHECK(doc.lines().lineStart(line) == fresh.lineStart(line));
+      CHECK(doc.lines().lineContentEnd(line) == fresh.lineContentEnd(line));
+    }
     Position last = doc.lines().position(doc.text().size(), enc);
     CHECK(doc.lines().offset(last, enc) <= doc.text().size());
   }

@@ -283,7 +283,8 @@ std::vector<analysis::Finding> Server::linkedFindings(const OpenDocument& od) co
   std::vector<analysis::Finding> findings = od.analysis->findings;
   // A document being re-analysed gives no links: its old offsets do not fit its new text.
   if (!linkable(od)) return findings;
-  for (const auto& [uri, other] : documents_) {
+  for (const auto& entry : documents_) {
+    const OpenDocument& other = entry.second;  // not a structured binding: older clang cannot capture one
     if (&other == &od || !linkable(other)) continue;
     auto add = [&](std::vector<std::pair<std::size_t, analysis::Related>> links) {
       for (auto& [i, related] : links) {

@@ -2,8 +2,9 @@
 // Properties, in each of UTF-8, UTF-16 and UTF-32:
 //  - a character boundary survives offset -> position -> offset;
 //  - any position maps to an offset that maps back to itself (idempotent clamping);
-//  - Document::apply equals replacing the byte range the two positions convert to, and its
-//    incremental line index equals the index of the new text.
+//  - Document::apply equals replacing the byte range the two positions convert to, and
+//    refuses (text unchanged, a reason given) exactly the ranges past the last line or reversed.
+//  - the line index Document::apply edits equals the index of the new text.
 #include "tests/fuzz/fuzz_check.h"
 #include "lsp/document.h"
 #include "protocol/line_index.h"
@@ -79,15 +80,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     std::string expected = doc.text();
     const LineIndex& lines = doc.lines();
-    // An edit past the last line, or ending before it starts, is refused and changes nothing.
-    const bool refused = b.line >= lines.lineCount() || b.line < a.line || (b.line == a.line && b.character < a.character);
-    std::size_t begin = lines.offset(a, enc), end = std::max(begin, lines.offset(b, enc));
-    if (!refused) expected.replace(begin, end - begin, insert);
+    bool reversed = b.line < a.line || (b.line == a.line && b.character < a.character);
+    bool refused = b.line >= lines.lineCount() || reversed;
+    if (!refused) {
+      std::size_t begin = lines.offset(a, enc), end = lines.offset(b, enc);
+      expected.replace(begin, end - begin, insert);
+    }
 
     dsls::protocol::ContentChange change;
     change.range = dsls::protocol::Range{a, b};
     change.text = insert;
-    CHECK(doc.apply(change, enc).empty() == !refused);
+    std::string reason = doc.apply(change, enc);
+    CHECK(reason.empty() == !refused);
     CHECK(doc.text() == expected);
     // The incremental index is the index of the new text (a "\n" after a "\r" joins them).
     const LineIndex fresh(doc.text());

@@ -4,7 +4,6 @@
 //  - any position maps to an offset that maps back to itself (idempotent clamping);
 //  - Document::apply equals replacing the byte range the two positions convert to, and
 //    refuses (text unchanged, a reason given) exactly the ranges past the last line or reversed.
-//  - the line index Document::apply edits equals the index of the new text.
 #include "tests/fuzz/fuzz_check.h"
 #include "lsp/document.h"
 #include "protocol/line_index.h"

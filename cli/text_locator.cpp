@@ -1,7 +1,8 @@
 #include "cli/text_locator.h"
 
+#include "protocol/line_breaks.h"
+
 #include <algorithm>
-#include <cstring>
 #include <iterator>
 
 namespace dsls::cli {
@@ -13,35 +14,20 @@ std::vector<std::size_t> sortedUnique(std::vector<std::size_t> v) {
   return v;
 }
 
-// Bytes from `from` up to `limit` before the first '\r' or '\n'.
-std::size_t ordinaryRun(std::string_view chunk, std::size_t from, std::size_t limit) {
-  if (limit <= from) return 0;
-  const char* p = chunk.data() + from;
-  const std::size_t n = limit - from;
-  const char* nl = static_cast<const char*>(std::memchr(p, '\n', n));
-  const std::size_t upTo = nl ? static_cast<std::size_t>(nl - p) : n;
-  const char* cr = static_cast<const char*>(std::memchr(p, '\r', upTo));
-  return cr ? static_cast<std::size_t>(cr - p) : upTo;
+// Bytes from `from` up to `limit` before the next line break.
+std::size_t ordinaryRun(protocol::LineBreaks& breaks, std::size_t from, std::size_t limit) {
+  return limit <= from ? 0 : std::min(breaks.next(from).at, limit) - from;
 }
 
-// The end (after its "\n") of the last line that ends in [from, limit), when no "\r" is
-// there; else `from`.
-std::size_t plainLinesEnd(std::string_view chunk, std::size_t from, std::size_t limit) {
-  if (limit <= from) return from;
-  const char* p = chunk.data() + from;
-  const std::size_t n = limit - from;
-  const void* nl = memrchr(p, '\n', n);
-  if (!nl) return from;
-  const auto end = static_cast<std::size_t>(static_cast<const char*>(nl) - chunk.data()) + 1;
-  return std::memchr(p, '\r', end - from) ? from : end;
-}
-
-// memchr's vector loop counts faster than a byte loop does.
-std::size_t newlines(std::string_view bytes) {
+// Whole lines from `from` whose breaks end by `limit`: how many, and where the last one ends.
+// A "\r" that ends the chunk is left to the byte loop: a "\n" in the next chunk may join it.
+std::size_t wholeLines(std::string_view chunk, protocol::LineBreaks& breaks, std::size_t& from, std::size_t limit) {
   std::size_t n = 0;
-  for (const char* p = bytes.data(); const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(bytes.data() + bytes.size() - p));
-       p = static_cast<const char*>(nl) + 1)
+  for (protocol::LineBreak b = breaks.next(from); b.length > 0 && b.end() <= limit; b = breaks.next(from)) {
+    if (b.length == 1 && b.end() == chunk.size() && chunk[b.at] == '\r') break;
     ++n;
+    from = b.end();
+  }
   return n;
 }
 
@@ -88,23 +74,21 @@ void TextLocator::feed(std::string_view chunk) {
       current_.append(chunk.substr(segmentStart, std::min(end - segmentStart, maxLineBytes_ - current_.size())));
     segmentStart = end;
   };
+  protocol::LineBreaks breaks(chunk);  // the one line model, as LineIndex and the log splitter count lines
   for (std::size_t i = 0; i < chunk.size(); ++i) {
     // Whole lines before the next offset or wanted line, none of them kept: counted in bulk.
     if (!pendingCR_ && !capturing_ && base + i != 0) {
-      const std::size_t limit = nextEvent(base, chunk.size());
-      const std::size_t lastEnd = plainLinesEnd(chunk, i, limit);
-      if (lastEnd > i) {
-        line_ += newlines(chunk.substr(i, lastEnd - i));
+      if (const std::size_t n = wholeLines(chunk, breaks, i, nextEvent(base, chunk.size())); n > 0) {
+        line_ += n;
         column_ = 1;
         current_.clear();
-        i = lastEnd;
         segmentStart = i;
         if (i == chunk.size()) break;
       }
     }
     // Bytes inside a line, before the next offset or wanted line, only move the column.
     if (!pendingCR_ && base + i != 0) {
-      const std::size_t run = ordinaryRun(chunk, i, nextEvent(base, chunk.size()));
+      const std::size_t run = ordinaryRun(breaks, i, nextEvent(base, chunk.size()));
       column_ += codePoints(chunk.substr(i, run));
       i += run;
       if (i == chunk.size()) break;

@@ -77,6 +77,8 @@ class Server {
     // a project file on disk). A result is stored only for the generation it was computed for.
     std::uint64_t generation = 0;
     std::uint64_t analysisGeneration = 0;  // generation `analysis` was computed for (0 = none)
+    // Links (log <-> config) are made only between analyses of their documents' current
+    // generations, and carry those generations (Related::revision).
     std::uint64_t inFlightGeneration = 0;  // generation being analysed now (0 = none)
     // Set when the generation being analysed is superseded: the analysis stops early.
     std::shared_ptr<std::atomic<bool>> inFlightCancel;
@@ -172,7 +174,11 @@ class Server {
   Json diagnosticsJson(const OpenDocument& od) const;
   // The document's findings plus related information from linked open documents (log <-> config).
   std::vector<analysis::Finding> linkedFindings(const OpenDocument& od) const;
-  void republishLinked(const OpenDocument& changed);
+  // A document whose analysis is current and is a config or a log: others may link into it.
+  static bool linkable(const OpenDocument& od);
+  // Republishes the documents that link, or linked, into `changed`: the logs when it is or was a
+  // config (`config`), the configs when it is or was a log (`log`).
+  void republishLinked(const OpenDocument& changed, bool config, bool log);
   // The links into `analysis`, a config or log that is gone, disappear from the others.
   void dropLinks(std::shared_ptr<const analysis::DocumentAnalysis> analysis);
   OpenDocument* find(const std::string& uri);

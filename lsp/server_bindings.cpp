@@ -64,9 +64,11 @@ void Server::bindFeature(std::string method, Feature<Params> feature, Json empty
 
 Conversion Server::conversionFor(const OpenDocument& od) const {
   return Conversion{od.doc->lines(), caps_.encoding, caps_, od.doc->uri(),
-                    [this](const std::string& document, std::string& uri) -> const protocol::LineIndex* {
-                      auto it = documents_.find(document);
-                      if (it == documents_.end()) return nullptr;
+                    [this](const analysis::Related& r, std::string& uri) -> const protocol::LineIndex* {
+                      auto it = documents_.find(r.document);
+                      // Offsets of one revision never go through another revision's line index.
+                      if (it == documents_.end() || !linkable(it->second) || it->second.generation != r.revision)
+                        return nullptr;
                       uri = it->first;
                       return &it->second.doc->lines();
                     }};

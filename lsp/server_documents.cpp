@@ -31,14 +31,17 @@ void Server::onDidOpen(protocol::DidOpenParams params) {
   od.doc = std::make_unique<Document>(uri, params.languageId, params.version, std::move(params.text));
   od.debounce = std::make_unique<boost::asio::steady_timer>(io_);
   // Replacing keeps pending waiters of the old entry answered rather than lost.
+  std::shared_ptr<const analysis::DocumentAnalysis> replaced;
   if (auto* old = find(uri)) {
     auto waiters = std::move(old->waiters);
+    replaced = std::move(old->analysis);
     documents_.erase(uri);
     for (auto& w : waiters) w(nullptr);
   }
   auto& entry = documents_.emplace(uri, std::move(od)).first->second;
   invalidate(entry);
   scheduleAnalysis(entry, true);
+  dropLinks(std::move(replaced));
 }
 
 void Server::onDidChangeMessage(Json&& raw) {
@@ -128,11 +131,13 @@ void Server::dropLinks(std::shared_ptr<const analysis::DocumentAnalysis> analysi
   if (!analysis || !(analysis->config || analysis->log)) return;
   ++linkEpoch_;
   OpenDocument gone;
-  gone.analysis = std::move(analysis);
-  republishLinked(gone);
+  republishLinked(gone, analysis->config != nullptr, analysis->log != nullptr);
 }
 
 void Server::invalidate(OpenDocument& od) {
+  // Links into this document stop until its new analysis: a pull meanwhile gets a new result id.
+  // Pushed links stay until then, so an edit does not make them flicker.
+  if (od.analysis && (od.analysis->config || od.analysis->log)) ++linkEpoch_;
   od.generation = nextGeneration_++;
   // The analysis running now is for an older generation: its result would be dropped.
   if (od.inFlightCancel) od.inFlightCancel->store(true, std::memory_order_relaxed);
@@ -209,9 +214,13 @@ void Server::analysisDone(const std::string& uri, std::uint64_t generation,
     if (!od->waiters.empty()) scheduleAnalysis(*od, true);
     return;
   }
+  // Links follow the old analysis as well as the new one: a config edited into other JSON takes
+  // its links out of the logs.
+  const bool wasConfig = od->analysis && od->analysis->config, wasLog = od->analysis && od->analysis->log;
   od->analysis = std::move(result);
   od->analysisGeneration = generation;
-  if (od->analysis->config || od->analysis->log) ++linkEpoch_;
+  const bool config = wasConfig || od->analysis->config, log = wasLog || od->analysis->log;
+  if (config || log) ++linkEpoch_;
   // A document that is neither a config nor a log gets nothing, unless earlier diagnostics need clearing.
   const bool other = od->analysis->kind == analysis::DocumentKind::Other;
   if (!caps_.pullDiagnostics && (!other || od->published)) {
@@ -224,7 +233,7 @@ void Server::analysisDone(const std::string& uri, std::uint64_t generation,
       notify("window/showMessage", {{"type", 3}, {"message", notice}});
     }
   }
-  if (od->analysis->config || od->analysis->log) republishLinked(*od);
+  if (config || log) republishLinked(*od, config, log);
   auto waiters = std::move(od->waiters);
   for (auto& w : waiters) w(od);
 }
@@ -268,29 +277,37 @@ Json Server::diagnosticsJson(const OpenDocument& od) const {
   return list;
 }
 
+bool Server::linkable(const OpenDocument& od) {
+  return od.analysis && od.analysisGeneration == od.generation && (od.analysis->config || od.analysis->log);
+}
+
 std::vector<analysis::Finding> Server::linkedFindings(const OpenDocument& od) const {
   std::vector<analysis::Finding> findings = od.analysis->findings;
-  for (const auto& [uri, other] : documents_) {
-    if (&other == &od || !other.analysis) continue;
-    if (od.analysis->config && other.analysis->log)
-      for (auto& [i, related] : analysis::crossLink(*od.analysis, *other.analysis).forConfig)
-        findings[i].related.push_back(related);
-    if (od.analysis->log && other.analysis->config)
-      for (auto& [i, related] : analysis::crossLink(*other.analysis, *od.analysis).forLog)
-        findings[i].related.push_back(related);
+  // A document being re-analysed gives no links: its old offsets do not fit its new text.
+  if (!linkable(od)) return findings;
+  for (const auto& entry : documents_) {
+    const OpenDocument& other = entry.second;  // not a structured binding: older clang cannot capture one
+    if (&other == &od || !linkable(other)) continue;
+    auto add = [&](std::vector<std::pair<std::size_t, analysis::Related>> links) {
+      for (auto& [i, related] : links) {
+        related.revision = other.generation;
+        findings[i].related.push_back(std::move(related));
+      }
+    };
+    if (od.analysis->config && other.analysis->log) add(analysis::crossLink(*od.analysis, *other.analysis).forConfig);
+    if (od.analysis->log && other.analysis->config) add(analysis::crossLink(*other.analysis, *od.analysis).forLog);
   }
   return findings;
 }
 
-void Server::republishLinked(const OpenDocument& changed) {
+void Server::republishLinked(const OpenDocument& changed, bool config, bool log) {
   if (caps_.pullDiagnostics) {
     if (caps_.diagnosticRefresh) request("workspace/diagnostic/refresh", nullptr, [](const Json&, const Json&) {});
     return;
   }
   for (const auto& [uri, other] : documents_) {
-    if (&other == &changed || !other.analysis || other.analysisGeneration != other.generation) continue;
-    bool linked = (changed.analysis->config && other.analysis->log) || (changed.analysis->log && other.analysis->config);
-    if (linked) publishDiagnostics(other);
+    if (&other == &changed || !linkable(other)) continue;
+    if ((config && other.analysis->log) || (log && other.analysis->config)) publishDiagnostics(other);
   }
 }
 

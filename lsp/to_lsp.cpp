@@ -31,7 +31,7 @@ Json Conversion::diagnostic(const analysis::Finding& f) const {
       std::string targetUri = uri;
       const protocol::LineIndex* index = &lines;
       if (!r.document.empty()) {
-        index = otherDocument ? otherDocument(r.document, targetUri) : nullptr;
+        index = otherDocument ? otherDocument(r, targetUri) : nullptr;
         if (!index) continue;
       }
       protocol::Range rr{index->position(r.range.begin, encoding), index->position(r.range.end, encoding)};

@@ -16,8 +16,9 @@ struct Conversion {
   protocol::PositionEncoding encoding;
   const protocol::ClientCapabilities& caps;
   std::string uri;
-  // Resolves Related::document names (other open documents) to their URI and line index.
-  std::function<const protocol::LineIndex*(const std::string& document, std::string& uri)> otherDocument;
+  // Resolves a Related in another open document to that document's URI and line index; null
+  // when the document is gone or its text is no longer the revision the Related was made on.
+  std::function<const protocol::LineIndex*(const analysis::Related&, std::string& uri)> otherDocument;
 
   protocol::Range range(analysis::TextRange r) const;
   protocol::Json diagnostic(const analysis::Finding&) const;

@@ -1,7 +1,8 @@
 #include "protocol/line_index.h"
 
+#include "protocol/line_breaks.h"
+
 #include <algorithm>
-#include <cstring>
 
 namespace dsls::protocol {
 
@@ -48,25 +49,30 @@ std::uint32_t unitsOf(std::size_t sequenceLength, PositionEncoding e) {
 
 }  // namespace
 
+namespace {
+
+std::uint32_t clamp(std::size_t offset) { return static_cast<std::uint32_t>(std::min<std::size_t>(offset, UINT32_MAX)); }
+
+}  // namespace
+
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   lineStarts_.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
-  const char* begin = text.data();
-  const char* end = begin + text.size();
-  for (const char* p = begin; p != end && (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p))));) {
-    ++p;
-    lineStarts_.push_back(static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(p - begin), UINT32_MAX)));
-  }
+  forEachLine(text, [&](std::size_t begin, std::size_t) {
+    if (begin > 0) lineStarts_.push_back(clamp(begin));
+  });
 }
 
 void LineIndex::edit(std::string_view newText, std::size_t begin, std::size_t oldEnd, std::string_view inserted) {
-  // Starts in (begin, oldEnd] follow a '\n' that the edit removed; those after it move.
-  const auto first = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), begin);
+  // Whether a line starts at p depends on the bytes at p - 1 and p, so the starts in
+  // [begin, oldEnd] may change (a "\n" put right after a "\r" joins the two into one break;
+  // a byte put between them splits them) and are found again in the new text; those after
+  // oldEnd move.
+  const auto first = std::lower_bound(lineStarts_.begin() + 1, lineStarts_.end(), std::max<std::size_t>(begin, 1));
   const auto last = std::upper_bound(first, lineStarts_.end(), oldEnd);
-  const auto clamp = [](std::size_t offset) { return static_cast<std::uint32_t>(std::min<std::size_t>(offset, UINT32_MAX)); };
   const std::int64_t delta = static_cast<std::int64_t>(inserted.size()) - static_cast<std::int64_t>(oldEnd - begin);
   std::vector<std::uint32_t> added;
-  for (std::size_t i = inserted.find('\n'); i != std::string_view::npos; i = inserted.find('\n', i + 1))
-    added.push_back(clamp(begin + i + 1));
+  for (std::size_t p = std::max<std::size_t>(begin, 1); p <= begin + inserted.size(); ++p)
+    if (lineStartsAt(newText, p)) added.push_back(clamp(p));
   for (auto it = last; it != lineStarts_.end(); ++it) *it = clamp(static_cast<std::size_t>(*it + delta));
   const auto at = lineStarts_.erase(first, last);
   lineStarts_.insert(at, added.begin(), added.end());
@@ -80,9 +86,7 @@ std::size_t LineIndex::lineStart(std::uint32_t line) const {
 std::size_t LineIndex::lineContentEnd(std::uint32_t line) const {
   std::size_t l = std::min<std::size_t>(line, lineStarts_.size() - 1);
   if (l + 1 == lineStarts_.size()) return text_.size();  // the last line has no break
-  std::size_t end = lineStarts_[l + 1] - 1;              // the '\n'
-  if (end > lineStarts_[l] && text_[end - 1] == '\r') --end;
-  return end;
+  return lineStarts_[l + 1] - breakLengthBefore(text_, lineStarts_[l + 1]);
 }
 
 std::uint32_t LineIndex::lineOf(std::size_t offset) const {

@@ -1,5 +1,5 @@
 // Conversion between byte offsets and LSP positions in the negotiated encoding.
-// Lines end at '\n'; a '\r' before it belongs to the line break, not the line.
+// Lines end at "\n", "\r\n" or a lone "\r" (protocol/line_breaks.h).
 // Invalid UTF-8 bytes count as one code unit each (as if replaced by U+FFFD),
 // so every byte offset maps to a position and back without loss.
 #pragma once
@@ -34,7 +34,7 @@ class LineIndex {
   std::size_t lineCount() const { return lineStarts_.size(); }
   // Byte offset of the start of `line` (clamped to the last line).
   std::size_t lineStart(std::uint32_t line) const;
-  // Byte offset of the end of the line's content (before "\r\n" or "\n").
+  // Byte offset of the end of the line's content (before its "\n", "\r\n" or "\r").
   std::size_t lineContentEnd(std::uint32_t line) const;
   std::uint32_t lineOf(std::size_t offset) const;
 

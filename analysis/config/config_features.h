@@ -9,7 +9,9 @@
 
 namespace dsls::config {
 
-std::optional<analysis::HoverInfo> hover(const analysis::ConfigAnalysis&, std::size_t offset);
+// `findings` are the published ones (after rule overrides): the hover lists those under the cursor.
+std::optional<analysis::HoverInfo> hover(const analysis::ConfigAnalysis&, const std::vector<analysis::Finding>& findings,
+                                         std::size_t offset);
 // `findings` are the published ones (after rule overrides); indices in Action::findings refer to them.
 std::vector<analysis::Action> actions(const analysis::ConfigAnalysis&, const std::vector<analysis::Finding>& findings,
                                       analysis::TextRange selection);

@@ -104,9 +104,20 @@ std::string constraintNotes(std::string_view path, const ConfigModel& m) {
   return s.empty() ? s : "Constraints:\n\n" + s + "\n";
 }
 
+std::string_view severityLabel(analysis::Severity s) {
+  switch (s) {
+    case analysis::Severity::Error: return "Error";
+    case analysis::Severity::Warning: return "Warning";
+    case analysis::Severity::Information: return "Information";
+    case analysis::Severity::Hint: return "Hint";
+  }
+  return "Warning";
+}
+
 }  // namespace
 
-std::optional<HoverInfo> hover(const analysis::ConfigAnalysis& a, std::size_t offset) {
+std::optional<HoverInfo> hover(const analysis::ConfigAnalysis& a, const std::vector<analysis::Finding>& findings,
+                               std::size_t offset) {
   json::Location loc = json::locate(a.document(), offset);
   if (!loc.member) return std::nullopt;
   std::string path = json::joinPath(loc.path);
@@ -119,9 +130,9 @@ std::optional<HoverInfo> hover(const analysis::ConfigAnalysis& a, std::size_t of
   else if (section) h.markdown = fmt::format("**`{}`**\n\n{}\n\n[DeepSpeed documentation]({})\n", section->path.empty() ? path : section->path, section->doc, section->docsUrl);
 
   // A finding under the cursor explains itself first.
-  for (const auto& f : a.findings()) {
+  for (const auto& f : findings) {
     if (offset < f.range.begin || offset >= std::max(f.range.end, f.range.begin + 1)) continue;
-    std::string head = fmt::format("**{}** `{}`: {}\n\n", f.severity == analysis::Severity::Error ? "Error" : "Warning", f.code, f.message);
+    std::string head = fmt::format("**{}** `{}`: {}\n\n", severityLabel(f.severity), f.code, f.message);
     h.markdown = head + h.markdown;
   }
   if (isRaceKey(path) && a.model().zero.section) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ struct Related {
   std::string document;
   TextRange range;
   std::string message;
+  // For another document: the revision of it whose offsets `range` holds, set by a caller that
+  // tracks revisions (0: none). `range` means nothing in any other revision of that document.
+  std::uint64_t revision = 0;
 };
 
 struct Finding {

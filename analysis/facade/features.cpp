@@ -24,7 +24,7 @@ std::string_view fileName(std::string_view name) {
 }  // namespace
 
 std::optional<HoverInfo> hoverAt(const DocumentAnalysis& d, std::size_t offset) {
-  if (const auto* c = fullConfig(d)) return config::hover(*c, offset);
+  if (const auto* c = fullConfig(d)) return config::hover(*c, d.findings, offset);
   if (d.log) return logHover(*d.log, offset);
   return std::nullopt;
 }

@@ -1,20 +1,11 @@
 #include "analysis/logs/analyze.h"
 
+#include "protocol/line_breaks.h"
+
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
-
 namespace dsls::logs {
-namespace {
-
-// Where `c` next occurs in `chunk` at or after `from`, or chunk.size().
-std::size_t nextByte(std::string_view chunk, std::size_t from, char c) {
-  const void* at = std::memchr(chunk.data() + from, c, chunk.size() - from);
-  return at ? static_cast<std::size_t>(static_cast<const char*>(at) - chunk.data()) : chunk.size();
-}
-
-}  // namespace
 
 LineSplitter::LineSplitter(Sink sink, std::size_t maxLine) : sink_(std::move(sink)), maxLine_(maxLine) {}
 
@@ -33,12 +24,11 @@ void LineSplitter::feed(std::string_view chunk) {
     pendingCR_ = false;
     if (!chunk.empty() && chunk[0] == '\n') i = 1;  // second half of a "\r\n" split across chunks
   }
-  // The next '\r' is looked for once per '\r', not once per line: most logs have none.
-  std::size_t cr = nextByte(chunk, i, '\r');
+  protocol::LineBreaks breaks(chunk);  // the one line model, as LineIndex and the CLI count lines
   while (i < chunk.size()) {
-    if (cr < i) cr = nextByte(chunk, i, '\r');
-    const std::size_t j = std::min(cr, nextByte(chunk, i, '\n'));
-    if (j == chunk.size()) {
+    const protocol::LineBreak b = breaks.next(i);
+    const std::size_t j = b.at;
+    if (b.length == 0) {
       appendPartial(chunk.substr(i), chunkBase_ + i);
       break;
     }
@@ -50,15 +40,9 @@ void LineSplitter::feed(std::string_view chunk) {
       const std::string_view line = chunk.substr(i, j - i);
       emit(line.substr(0, maxLine_), chunkBase_ + i);
     }
-    if (chunk[j] == '\r') {
-      if (j + 1 < chunk.size()) i = chunk[j + 1] == '\n' ? j + 2 : j + 1;
-      else {
-        pendingCR_ = true;
-        i = j + 1;
-      }
-    } else {
-      i = j + 1;
-    }
+    // A "\r" that ends the chunk may be the first half of a "\r\n" split across chunks.
+    if (b.length == 1 && b.end() == chunk.size() && chunk[j] == '\r') pendingCR_ = true;
+    i = b.end();
   }
   chunkBase_ += chunk.size();
 }

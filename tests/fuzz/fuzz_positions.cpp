@@ -92,6 +92,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string reason = doc.apply(change, enc);
     CHECK(reason.empty() == !refused);
     CHECK(doc.text() == expected);
+    // The incremental index is the index of the new text (a "\n" after a "\r" joins them).
+    const LineIndex fresh(doc.text());
+    CHECK(doc.lines().lineCount() == fresh.lineCount());
+    for (std::uint32_t line = 0; line < fresh.lineCount(); ++line) {
+      CHECK(doc.lines().lineStart(line) == fresh.lineStart(line));
+      CHECK(doc.lines().lineContentEnd(line) == fresh.lineContentEnd(line));
+    }
     Position last = doc.lines().position(doc.text().size(), enc);
     CHECK(doc.lines().offset(last, enc) <= doc.text().size());
   }

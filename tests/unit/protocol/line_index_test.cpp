@@ -87,13 +87,13 @@ TEST_CASE("an edited index equals the index of the edited text") {
     state = state * 1664525u + 1013904223u;
     return (state >> 8) % bound;
   };
-  const std::string pieces[] = {"", "a", "\n", "\r\n", "bc\nd", "\n\n", "xyz", "é\n"};
+  const std::string pieces[] = {"", "a", "\n", "\r\n", "bc\nd", "\r", "xyz", "é\n", "\r\r", "x\r"};
   std::string text = "first\nsecond\r\nthird\n\nlast";
   LineIndex idx(text);
   for (int round = 0; round < 2000; ++round) {
     const std::size_t begin = next(static_cast<std::uint32_t>(text.size() + 1));
     const std::size_t end = std::min(text.size(), begin + next(6));
-    const std::string& inserted = pieces[next(8)];
+    const std::string& inserted = pieces[next(10)];
     text.replace(begin, end - begin, inserted);
     idx.edit(text, begin, end, inserted);
     const LineIndex fresh(text);
@@ -108,4 +108,45 @@ TEST_CASE("an edited index equals the index of the edited text") {
       idx = LineIndex(text);
     }
   }
+}
+
+TEST_CASE("a lone \\r ends a line, and \\r\\n is one break") {
+  std::string text = "a\rb\r\nc\r";
+  LineIndex idx(text);
+  REQUIRE(idx.lineCount() == 4);
+  CHECK(idx.lineStart(1) == 2);
+  CHECK(idx.lineStart(2) == 5);
+  CHECK(idx.lineStart(3) == 7);
+  CHECK(idx.lineContentEnd(0) == 1);
+  CHECK(idx.lineContentEnd(1) == 3);
+  CHECK(idx.lineContentEnd(2) == 6);
+  CHECK(idx.position(2, PositionEncoding::Utf16) == Position{1, 0});
+  CHECK(idx.offset({1, 9}, PositionEncoding::Utf16) == 3);  // clamps before the "\r\n"
+  LineIndex twoCr("\r\r");
+  CHECK(twoCr.lineCount() == 3);
+  CHECK(twoCr.lineContentEnd(1) == 1);  // the empty line between the two
+}
+
+TEST_CASE("an edit that puts \\n after \\r joins them; one between them splits them") {
+  std::string text = "a\rb";
+  LineIndex idx(text);
+  REQUIRE(idx.lineCount() == 2);
+  text.replace(2, 0, "\n");  // "a\r\nb": one break
+  idx.edit(text, 2, 2, "\n");
+  CHECK(idx.lineCount() == 2);
+  CHECK(idx.lineStart(1) == 3);
+  CHECK(idx.lineContentEnd(0) == 1);
+  text.replace(2, 0, "x");  // "a\rx\nb": two breaks
+  idx.edit(text, 2, 2, "x");
+  CHECK(idx.lineCount() == 3);
+  CHECK(idx.lineStart(1) == 2);
+  CHECK(idx.lineStart(2) == 4);
+  text.replace(2, 1, "");  // "a\r\nb" again
+  idx.edit(text, 2, 3, "");
+  CHECK(idx.lineCount() == 2);
+  CHECK(idx.lineStart(1) == 3);
+  text.replace(0, 2, "");  // "\nb": the "\n" alone
+  idx.edit(text, 0, 2, "");
+  CHECK(idx.lineCount() == 2);
+  CHECK(idx.lineStart(1) == 1);
 }

@@ -232,7 +232,7 @@ TEST_CASE("hover explains the race truthfully") {
   Settings s;
   s.deepspeedVersion = "0.14.2";
   ConfigAnalysis a(kZero2, s);
-  auto h = dsls::config::hover(a, kZero2.find("overlap_comm") + 2);
+  auto h = dsls::config::hover(a, a.findings(), kZero2.find("overlap_comm") + 2);
   REQUIRE(h);
   CHECK(h->markdown.find("ZeRO-1 and ZeRO-2") != std::string::npos);
   CHECK(h->markdown.find("0.14.3") != std::string::npos);

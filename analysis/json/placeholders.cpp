@@ -1,12 +1,12 @@
 #include "analysis/json/placeholders.h"
 
+#include <algorithm>
 #include <array>
 
 namespace dsls::json {
 namespace {
 
 bool isNameChar(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }
-bool isUpperNameChar(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
 // A closer on the same line as the opener.
 std::size_t closeOnLine(std::string_view text, std::size_t from, std::string_view closer) {
@@ -20,10 +20,13 @@ std::size_t nameEnd(std::string_view text, std::size_t from) {
   return from;
 }
 
+// CONFIG_BATCH_SIZE, CL_1st_MIN, ZERO: upper-case, or capitalised with an underscore.
 std::size_t upperNameEnd(std::string_view text, std::size_t at) {
-  std::size_t end = at;
-  while (end < text.size() && isUpperNameChar(text[end])) ++end;
-  if (end - at < 2 || (end < text.size() && (isNameChar(text[end]) || text[end] == '.' || text[end] == '-'))) return 0;
+  const std::size_t end = nameEnd(text, at);
+  if (end - at < 2 || (end < text.size() && (text[end] == '.' || text[end] == '-'))) return 0;
+  const std::string_view name = text.substr(at, end - at);
+  const bool upper = std::none_of(name.begin(), name.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+  if (!upper && name.find('_') == std::string_view::npos) return 0;
   static constexpr std::array<std::string_view, 6> kLiterals = {"TRUE", "FALSE", "NULL", "NAN", "INF", "NONE"};
   for (std::string_view literal : kLiterals)
     if (text.substr(at, end - at) == literal) return 0;

@@ -156,12 +156,13 @@ TEST_CASE("raw() returns the exact source text of a value") {
 TEST_CASE("template placeholders are unknown values, not syntax errors") {
   const std::string text =
       "{\"a\": CONFIG_BATCH_SIZE, \"b\": ${X:-2}, \"c\": $Y, \"d\": {{ z }}, \"e\": \"@E@\", \"f\": [${G}, 1],\n"
-      " \"t\": TRUE, \"p\": True, \"w\": Mixed_Case, \"s\": \"${H} and more\"}";
+      " \"t\": TRUE, \"p\": True, \"w\": Mixed, \"m\": CL_1st_MIN, \"s\": \"${H} and more\"}";
   dsls::json::Document doc = dsls::json::parse(text);
   REQUIRE(doc.root);
   std::vector<std::string> placeholders;
   for (auto r : doc.placeholders) placeholders.push_back(text.substr(r.begin, r.end - r.begin));
-  CHECK(placeholders == std::vector<std::string>{"CONFIG_BATCH_SIZE", "${X:-2}", "$Y", "{{ z }}", "\"@E@\"", "${G}"});
+  CHECK(placeholders ==
+        std::vector<std::string>{"CONFIG_BATCH_SIZE", "${X:-2}", "$Y", "{{ z }}", "\"@E@\"", "${G}", "CL_1st_MIN"});
   CHECK(doc.root->find("a")->value.kind == dsls::json::Kind::Invalid);
   CHECK(doc.root->find("f")->value.elements().size() == 2);
   CHECK(doc.root->find("s")->value.kind == dsls::json::Kind::String);  // more than a placeholder
@@ -169,5 +170,5 @@ TEST_CASE("template placeholders are unknown values, not syntax errors") {
   REQUIRE(doc.errors.size() == 3);
   CHECK(doc.errors[0].message == "'TRUE' is not a JSON value; text values need double quotes");
   CHECK(doc.errors[1].message == "'True' is not a JSON value; JSON spells it true");
-  CHECK(doc.errors[2].message == "'Mixed_Case' is not a JSON value; text values need double quotes");
+  CHECK(doc.errors[2].message == "'Mixed' is not a JSON value; text values need double quotes");
 }

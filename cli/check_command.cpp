@@ -75,10 +75,11 @@ int runCheck(const std::vector<std::string>& args) {
   }
   std::ios::sync_with_stdio(false);
 
-  InputList inputs = collectInputs(options.paths, options.include, options.exclude);
+  InputList inputs = collectInputs(options.paths, options.include, options.exclude, options.respectGitignore);
   std::unique_ptr<Reporter> reporter = options.diff ? std::make_unique<SilentReporter>() : makeReporter(options);
   Summary summary;
   summary.failOn = options.failOn;
+  summary.gitignored = inputs.gitignored;
   std::size_t diffs = 0;
   for (const std::string& e : inputs.errors) {
     std::fprintf(stderr, "dsls: %s\n", e.c_str());

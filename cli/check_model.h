@@ -34,6 +34,7 @@ struct Summary {
   std::size_t fixed = 0;
   std::size_t filesWritten = 0;
   std::size_t skipped = 0;
+  std::size_t gitignored = 0;  // untracked .json/.log/.txt files .gitignore excluded from the walk
   std::size_t errors = 0;
   analysis::Severity failOn = analysis::Severity::Warning;
   bool failed = false;  // a finding at or above failOn

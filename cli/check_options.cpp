@@ -30,6 +30,7 @@ constexpr const char* kUsageHead =
     "  --exclude GLOB             skip files and folders matching GLOB (repeatable)\n"
     "  --stdin-filename NAME      the name to use for standard input ('-')\n"
     "  --isolated                 ignore pyproject.toml [tool.dsls] and version pins\n"
+    "  --no-gitignore             in folders, also look at untracked files that .gitignore excludes\n"
     "  --no-log-report            text and json: leave out the report that follows each log's findings\n"
     "  --no-progress              no progress line on stderr while a run folder of 256 MB or more is read\n"
     "                             (shown only when stderr is a terminal)\n"
@@ -47,7 +48,8 @@ constexpr const char* kUsageTail =
     "Without --min-severity (or output-severity in [tool.dsls]) every format shows errors and warnings\n"
     "only (the text format counts the rest): notes and hints are for the editor's hover or\n"
     "--min-severity hint.\n"
-    "In folders, files that .gitignore files exclude are not looked at.\n"
+    "In folders, untracked files that .gitignore files exclude are not looked at (tracked files always\n"
+    "are, as git applies ignore patterns).\n"
     "Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage or I/O error.\n";
 
 // "  --world-size N             the number of ranks ...", the doc wrapped under its column.
@@ -288,6 +290,10 @@ std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std:
     }
     if (a == "--no-log-report") {
       o.logReport = false;
+      continue;
+    }
+    if (a == "--no-gitignore") {
+      o.respectGitignore = false;
       continue;
     }
     if (a == "--no-progress") {

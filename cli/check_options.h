@@ -26,6 +26,7 @@ struct CheckOptions {
   bool isolated = false;       // read no pyproject.toml and no version pins
   bool logReport = true;       // text/json: include the log report of each log
   bool progress = true;        // --no-progress: no progress line on stderr for large run folders
+  bool respectGitignore = true;  // --no-gitignore: walk what .gitignore files exclude too
   workspace::SettingValues given;  // the settings flags (analysis/core/setting_table.h); --min-severity too
   analysis::Severity failOn = analysis::Severity::Warning;
   std::string ruleDocsUrl;     // base URL of the rule pages for SARIF; empty = the shipped docs

@@ -67,6 +67,7 @@ GitignoreStack::GitignoreStack(const fs::path& walkRoot) {
   fs::path root = fs::absolute(walkRoot, ec).lexically_normal();
   if (!root.has_filename()) root = root.parent_path();
   top_ = topFolder(root);
+  tracked_ = TrackedFiles::load(top_);
 }
 
 const std::vector<IgnoreLine>& GitignoreStack::linesOf(const fs::path& folder) {
@@ -87,6 +88,20 @@ bool GitignoreStack::ignored(const fs::path& path, bool isFolder) {
   fs::path absolute = fs::absolute(path, ec).lexically_normal();
   fs::path below = absolute.lexically_relative(top_);
   if (below.empty() || *below.begin() == "..") return false;
+  if (!tracked_) return matched(below, isFolder);
+  const std::string relative = below.generic_string();
+  // A tracked file is never ignored, and a folder holding one is walked; its untracked files are
+  // ignored when the folder itself is.
+  if (isFolder ? tracked_->holdsTracked(relative) : tracked_->tracked(relative)) return false;
+  if (!isFolder) {
+    fs::path folder;
+    for (auto part = below.begin(); std::next(part) != below.end(); ++part)
+      if (matched(folder /= *part, true)) return true;
+  }
+  return matched(below, isFolder);
+}
+
+bool GitignoreStack::matched(const fs::path& below, bool isFolder) {
   // Folders from the top down to the path's own folder; deeper files decide later, so win.
   bool result = false;
   fs::path folder = top_;

@@ -15,8 +15,13 @@ bool excluded(const std::vector<std::string>& exclude, const std::string& path) 
   return !exclude.empty() && pathMatchesAny(exclude, path);
 }
 
+bool couldBeInput(const fs::path& p) {
+  static const std::set<std::string> extensions = {".json", ".jsonc", ".log", ".txt"};
+  return extensions.count(p.extension().string()) > 0;
+}
+
 void walk(const std::string& root, const std::vector<std::string>& include, const std::vector<std::string>& exclude,
-          InputList& out) {
+          bool respectGitignore, InputList& out) {
   std::vector<std::string> found;
   std::error_code ec;
   auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
@@ -36,12 +41,16 @@ void walk(const std::string& root, const std::vector<std::string>& include, cons
     std::error_code typeError;
     if (entry.is_directory(typeError)) {
       if (entry.is_symlink(typeError) || isSkippedFolder(name) || excluded(exclude, path) ||
-          gitignore.ignored(entry.path(), true))
+          (respectGitignore && gitignore.ignored(entry.path(), true)))
         it.disable_recursion_pending();
       continue;
     }
     if (!entry.is_regular_file(typeError)) continue;
-    if (excluded(exclude, path) || gitignore.ignored(entry.path(), false)) continue;
+    if (excluded(exclude, path)) continue;
+    if (respectGitignore && gitignore.ignored(entry.path(), false)) {
+      if (couldBeInput(entry.path())) ++out.gitignored;
+      continue;
+    }
     if (!include.empty() && !pathMatchesAny(include, path)) continue;
     found.push_back(path);
   }
@@ -68,7 +77,7 @@ std::string displayPath(const std::string& path) {
 }
 
 InputList collectInputs(const std::vector<std::string>& paths, const std::vector<std::string>& include,
-                        const std::vector<std::string>& exclude) {
+                        const std::vector<std::string>& exclude, bool respectGitignore) {
   InputList out;
   for (const std::string& given : paths) {
     if (given == "-") {
@@ -82,7 +91,7 @@ InputList collectInputs(const std::vector<std::string>& paths, const std::vector
       continue;
     }
     if (fs::is_directory(status)) {
-      walk(given, include, exclude, out);
+      walk(given, include, exclude, respectGitignore, out);
       continue;
     }
     std::string path = displayPath(given);

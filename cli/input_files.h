@@ -18,11 +18,14 @@ struct InputFile {
 struct InputList {
   std::vector<InputFile> files;
   std::vector<std::string> errors;  // paths that do not exist or folders that cannot be read
+  // Files a config or log could be (.json, .jsonc, .log, .txt) that .gitignore excluded; tracked
+  // files never are.
+  std::size_t gitignored = 0;
 };
 
 // "-" stands for standard input. Files found in folders are sorted; duplicates are dropped.
 InputList collectInputs(const std::vector<std::string>& paths, const std::vector<std::string>& include,
-                        const std::vector<std::string>& exclude);
+                        const std::vector<std::string>& exclude, bool respectGitignore = true);
 
 // A folder name `dsls check` never descends into (".git", "node_modules", "build", ...).
 bool isSkippedFolder(const std::string& name);

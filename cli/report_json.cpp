@@ -79,6 +79,7 @@ class JsonReporter : public Reporter {
                           {"fixed", s.fixed},
                           {"filesWritten", s.filesWritten},
                           {"skipped", s.skipped},
+                          {"gitignored", s.gitignored},
                           {"ioErrors", s.errors},
                           {"failOn", severityWord(s.failOn)},
                           {"failed", s.failed}};

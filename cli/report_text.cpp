@@ -146,6 +146,10 @@ class TextReporter : public Reporter {
         out_ << plural(notShown_, "information or hint finding", "information and hint findings")
              << " not shown (--min-severity hint shows them).\n";
     }
+    if (s.gitignored)
+      out_ << plural(s.gitignored, "untracked .json, .log or .txt file", "untracked .json, .log and .txt files")
+           << " that .gitignore excludes " << (s.gitignored == 1 ? "was" : "were")
+           << " not looked at (--no-gitignore looks at them; tracked files always are).\n";
     if (s.fixed) out_ << "Fixed " << plural(s.fixed, "finding", "findings") << " in "
                       << plural(s.filesWritten, "file", "files") << ".\n";
     out_.flush();

@@ -951,6 +951,38 @@ class Project(CliTest):
             _, doc = self.check_json(named, cwd=self.work)
             self.assertEqual([f["path"] for f in doc["files"]], [ignored])
 
+    def test_tracked_files_are_checked_whatever_gitignore_says(self):
+        if not shutil.which("git"):
+            self.skipTest("git is not installed")
+        repo = self.tmp / "tracked"
+        (repo / "scripts").mkdir(parents=True)
+        (repo / "scripts" / "zero2.json").write_text('{"zero_optimization": {"stage": 2, "overlap_comm": true}}\n')
+        (repo / "ignored_ds_config.json").write_text('{"train_batch_size": 8}\n')
+        (repo / "out").mkdir()
+        (repo / "out" / "ds_config.json").write_text('{"train_batch_size": 8}\n')
+        (repo / ".gitignore").write_text("*.json\nout/\n")
+        git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false"]
+        for step in (["init", "-q"], ["add", "-f", "scripts/zero2.json", ".gitignore"], ["commit", "-qm", "x"]):
+            subprocess.run(git + step, cwd=repo, check=True)
+        for version in ("2", "4"):  # the index format git writes by default, and the compressed one
+            subprocess.run(git + ["update-index", "--index-version", version], cwd=repo, check=True)
+            with self.subTest(index_version=version):
+                r = run(["--color", "never", "."], cwd=repo)
+                out = r.stdout.decode()
+                self.assertIn("scripts/zero2.json:1:36: warning [overlap-comm-race]", out)
+                self.assertNotIn("ignored_ds_config.json", out)
+                self.assertIn("1 untracked .json, .log or .txt file that .gitignore excludes was not looked at "
+                              "(--no-gitignore looks at them; tracked files always are).", out)
+        _, doc = self.check_json(["--no-gitignore", "."], cwd=repo)
+        self.assertEqual(sorted(f["path"] for f in doc["files"]),
+                         ["ignored_ds_config.json", "out/ds_config.json", "scripts/zero2.json"])
+        self.assertEqual(doc["summary"]["gitignored"], 0)
+        # A linked work tree: .git is a file naming the git directory.
+        linked = self.tmp / "linked"
+        subprocess.run(git + ["worktree", "add", "-q", str(linked)], cwd=repo, check=True)
+        _, doc = self.check_json(["."], cwd=linked)
+        self.assertEqual([f["path"] for f in doc["files"]], ["scripts/zero2.json"])
+
     def test_named_files(self):
         r, doc = self.check_json(["train_cfg.json", "requirements.txt", "results/zero_shot_results.json"], cwd=self.work)
         self.assertEqual(sorted(f["path"] for f in doc["files"]), ["results/zero_shot_results.json", "train_cfg.json"])

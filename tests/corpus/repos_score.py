@@ -39,11 +39,18 @@ def git(cwd, *args):
                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
+def stored_name(rel):
+    """Where a file is kept in the fixture: a repository's .gitignore is kept as _gitignore, so
+    that it does not apply to this repository's own files."""
+    head, name = os.path.split(rel)
+    return os.path.join(head, "_gitignore") if name == ".gitignore" else rel
+
+
 def make_checkout(src_dir, files, tmp):
     """A git repository in tmp with exactly the listed files tracked and committed."""
     for rel in files:
         os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
-        shutil.copyfile(os.path.join(src_dir, rel), os.path.join(tmp, rel))
+        shutil.copyfile(os.path.join(src_dir, stored_name(rel)), os.path.join(tmp, rel))
     git(tmp, "init", "-q")
     for start in range(0, len(files), 200):
         git(tmp, "add", "-f", "--", *files[start:start + 200])

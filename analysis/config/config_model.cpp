@@ -80,6 +80,40 @@ Resolved<bool> explicitBool(const json::Node* section, const char* key) {
 
 }  // namespace
 
+const json::Member* effectiveBf16(const json::Node& root) {
+  if (const json::Member* m = root.find("bf16")) return m;
+  return root.find("bfloat16");
+}
+
+namespace {
+
+bool isFp32Name(std::string_view dtype) {
+  return dtype == "fp32" || dtype == "float32" || dtype == "float" || dtype == "torch.float32";
+}
+
+Bf16OptimizerUse bf16OptimizerUse(const ConfigModel& m) {
+  if (!m.root || m.zero.stage.value != 1) return Bf16OptimizerUse::No;
+  const json::Member* accum = memberAt(m.root, "data_types.grad_accum_dtype");
+  if (!accum || accum->value.kind != json::Kind::String || !isFp32Name(accum->value.string)) return Bf16OptimizerUse::No;
+  const json::Member* bf16 = effectiveBf16(*m.root);
+  const json::Member* enabled = bf16 ? bf16->value.find("enabled") : nullptr;
+  if (!enabled) return Bf16OptimizerUse::No;
+  // zero_cpu_offload(): offload_optimizer.device "cpu" (the legacy cpu_offload becomes that); nvme does not count.
+  bool cpuOffload = false;
+  if (const json::Node* section = m.zero.section ? &m.zero.section->value : nullptr) {
+    const json::Member* device = m.zero.offloadOptimizer ? m.zero.offloadOptimizer->value.find("device") : nullptr;
+    const json::Member* legacy = section->find("cpu_offload");
+    cpuOffload = (device && device->value.kind == json::Kind::String && device->value.string == "cpu") ||
+                 (legacy && legacy->value.kind == json::Kind::Bool && legacy->value.boolean);
+  }
+  if (cpuOffload && (!m.deepspeed || *m.deepspeed >= catalog::Version{0, 10, 0})) return Bf16OptimizerUse::No;
+  if (enabled->value.kind == json::Kind::Bool) return enabled->value.boolean ? Bf16OptimizerUse::Yes : Bf16OptimizerUse::No;
+  if (enabled->value.kind == json::Kind::String && enabled->value.string == "auto") return Bf16OptimizerUse::IfBf16IsFilledIn;
+  return Bf16OptimizerUse::No;
+}
+
+}  // namespace
+
 ConfigModel buildModel(const json::Document& doc, const analysis::Settings& settings) {
   ConfigModel m;
   m.deepspeed = catalog::Version::parse(settings.deepspeedVersion);
@@ -148,6 +182,7 @@ ConfigModel buildModel(const json::Document& doc, const analysis::Settings& sett
                      (enabled && enabled->value.kind == json::Kind::Bool && enabled->value.boolean);
   }
   if (settings.torchCompile) m.torchCompile = *settings.torchCompile;
+  m.bf16Optimizer = bf16OptimizerUse(m);
   return m;
 }
 

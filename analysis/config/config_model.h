@@ -40,14 +40,24 @@ struct ZeroModel {
   bool optimizerOffloaded = false;  // offload_optimizer.device is cpu or nvme
 };
 
+// Which optimizer wrapper DeepSpeed builds for ZeRO-1 with bf16 and fp32 gradient accumulation:
+// its BF16_Optimizer instead of the ZeRO-1/2 one (engine.py, _do_optimizer_sanity_check; from
+// 0.10.0 only without CPU offload). The ZeRO-1/2 settings (overlap_comm, check_grad_overflow)
+// do not reach it.
+enum class Bf16OptimizerUse { No, IfBf16IsFilledIn, Yes };
+
 struct ConfigModel {
   const json::Node* root = nullptr;
   ZeroModel zero;
+  Bf16OptimizerUse bf16Optimizer = Bf16OptimizerUse::No;
   bool torchCompile = false;  // a compile section asks for it, or the settings say so
   std::optional<catalog::Version> deepspeed, torch;
 };
 
 ConfigModel buildModel(const json::Document& doc, const analysis::Settings& settings);
+
+// The "bf16" section, or its old spelling "bfloat16".
+const json::Member* effectiveBf16(const json::Node& root);
 
 // The member at a dotted path ("zero_optimization.stage"), or nullptr.
 const json::Member* memberAt(const json::Node* root, std::string_view dottedPath);

@@ -34,6 +34,11 @@ RaceAssessment assessRace(const ConfigModel& m, const analysis::Settings& settin
     return a;
   }
   int stage = *z.stage.value;
+  if (m.bf16Optimizer == Bf16OptimizerUse::Yes) {
+    a.reason = "with bf16 and fp32 gradient accumulation at ZeRO stage 1 DeepSpeed uses its BF16_Optimizer, which "
+               "has no overlapped gradient reduction";
+    return a;
+  }
   if (!z.overlapComm.value || !*z.overlapComm.value) {
     a.reason = "overlap_comm is effectively false, so no reduction runs on a side stream";
     return a;

@@ -22,22 +22,6 @@ const json::Member* bucketSize(const RuleContext& ctx) {
   return zero ? zero->find("allgather_bucket_size") : nullptr;
 }
 
-bool isFp32(std::string_view dtype) {
-  std::string d = lower(dtype);
-  return d == "fp32" || d == "float32" || d == "float" || d == "torch.float32";
-}
-
-// bf16 with ZeRO-1 and fp32 gradient accumulation may get BF16_Optimizer instead (0.9.0 and
-// later, without CPU offload in recent releases), which does not assert.
-bool mayUseBf16Optimizer(const RuleContext& ctx, int stage) {
-  if (stage != 1) return false;
-  const json::Node* bf16 = objectOf(effectiveBf16(*ctx.model.root));
-  const json::Member* enabled = bf16 ? bf16->find("enabled") : nullptr;
-  if (!enabled || isFalse(enabled->value)) return false;
-  const json::Member* accum = memberAt(ctx.model.root, "data_types.grad_accum_dtype");
-  return accum && accum->value.kind == json::Kind::String && isFp32(accum->value.string);
-}
-
 // The legacy optimizer that legacy_stage1 selected before 0.5.9 did not assert.
 bool legacyStage1(const RuleContext& ctx) {
   const json::Node* zero = objectOf(ctx.model.zero.section);
@@ -54,7 +38,7 @@ void checkAllgatherBucketAlignment(const RuleContext& ctx, std::vector<Finding>&
   std::optional<double> n = bucket ? numberOf(bucket->value) : std::nullopt;
   // Negative and fractional sizes are invalid-value's; only a whole odd number is this rule's.
   if (!n || *n < 1 || std::floor(*n) != *n || std::fmod(*n, 2.0) == 0) return;
-  if (mayUseBf16Optimizer(ctx, *stage) || legacyStage1(ctx)) return;
+  if (ctx.model.bf16Optimizer != Bf16OptimizerUse::No || legacyStage1(ctx)) return;
 
   const std::string even = fmt::format("{:.0f}", *n + 1);
   Finding f = makeFinding(RuleId::AllgatherBucketAlignment,

@@ -117,6 +117,10 @@ void checkBf16OverflowUnchecked(const RuleContext& ctx, std::vector<Finding>& ou
   const json::Node* bf16 = objectOf(section);
   if (!bf16 || !enabled(section) || bf16->find("check_grad_overflow")) return;
   if (!versionAtLeast(ctx, "0.17.1") || !versionBelow(ctx, "0.19.3")) return;
+  // Only the ZeRO-1/2 optimizer reads it (engine.py _configure_zero_optimizer): not ZeRO-0 or 3, nor
+  // the BF16_Optimizer that ZeRO-1 with fp32 gradient accumulation gets.
+  const std::optional<int> stage = knownStage(ctx);
+  if (!stage || (*stage != 1 && *stage != 2) || ctx.model.bf16Optimizer == Bf16OptimizerUse::Yes) return;
   Finding f = makeFinding(RuleId::Bf16OverflowUnchecked,
                           fmt::format("{} defaults bf16.check_grad_overflow to false (0.17.1 to 0.19.2): a step whose "
                                       "gradients hold NaN or inf is applied instead of skipped and can ruin the "

@@ -103,11 +103,6 @@ std::optional<int> knownStage(const RuleContext& ctx) {
   return z.stage.value;
 }
 
-const json::Member* effectiveBf16(const json::Node& root) {
-  if (const json::Member* m = root.find("bf16")) return m;
-  return root.find("bfloat16");
-}
-
 bool autotuningEnabled(const json::Node& root) {
   const json::Node* at = objectOf(root.find("autotuning"));
   if (!at) return false;

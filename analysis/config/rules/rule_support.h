@@ -65,7 +65,6 @@ bool versionBelow(const RuleContext& ctx, std::string_view release);    // false
 // zero_optimization.stage when known (explicit integer, legacy boolean, or absent section = 0).
 std::optional<int> knownStage(const RuleContext& ctx);
 // The bf16 section DeepSpeed reads: "bf16" when present, else "bfloat16".
-const json::Member* effectiveBf16(const json::Node& root);
 // autotuning.enabled is true: list values are search spaces and "auto" batch sizes are tuned.
 bool autotuningEnabled(const json::Node& root);
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -40,6 +41,12 @@ constexpr std::array kPythonKeywords = {
     Handoff{"config_file", Launcher::Accelerate},     // DeepSpeedPlugin(config_file=...) in old releases
 };
 
+std::optional<bool> truthWord(std::string_view word) {
+  if (word == "True" || word == "true" || word == "1") return true;
+  if (word == "False" || word == "false" || word == "0") return false;
+  return std::nullopt;
+}
+
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // Characters that end a path token: blanks, quotes and the punctuation around arguments.
@@ -67,6 +74,20 @@ std::optional<Launcher> lookup(const std::array<Handoff, N>& table, std::string_
 }
 
 }  // namespace
+
+std::optional<bool> bf16Flag(std::string_view line) {
+  for (std::size_t at = line.find("--bf16"); at != std::string_view::npos; at = line.find("--bf16", at + 6)) {
+    std::size_t end = at + 6;
+    if (end < line.size() && !isSpace(line[end]) && line[end] != '=' && line[end] != '\\') continue;  // --bf16_full_eval
+    std::string_view rest = line.substr(end);
+    if (!rest.empty() && rest.front() == '=') rest.remove_prefix(1);
+    while (!rest.empty() && (isSpace(rest.front()) || rest.front() == '\\')) rest.remove_prefix(1);
+    std::string_view word = rest.substr(0, rest.find_first_of(" \t\r\n\\"));
+    if (auto b = truthWord(word)) return b;
+    return true;  // --bf16 alone: the flag of a bool field
+  }
+  return std::nullopt;
+}
 
 std::optional<Launcher> launcherOfLine(std::string_view line, std::string_view reference, std::string_view kind) {
   const std::size_t at = line.find(reference);
@@ -106,7 +127,21 @@ struct Reference {
   std::vector<std::string> from;        // the folder of the file that names it, from the project root
   std::optional<Launcher> launcher;
   std::string evidence;
+  std::optional<bool> bf16;  // what HF Trainer fills bf16 "auto" with, where the same command or YAML says
 };
+
+// A YAML file's top-level "bf16: true" (frameworks that pass the file to HF Trainer read it there).
+std::optional<bool> yamlBf16(std::string_view text) {
+  for (std::size_t at = text.find("bf16:"); at != std::string_view::npos; at = text.find("bf16:", at + 5)) {
+    if (at != 0 && text[at - 1] != '\n') continue;
+    std::size_t end = text.find('\n', at);
+    std::string_view value = text.substr(at + 5, end == std::string_view::npos ? std::string_view::npos : end - at - 5);
+    while (!value.empty() && isSpace(value.front())) value.remove_prefix(1);
+    value = value.substr(0, value.find_first_of(" \t\r#"));
+    if (auto b = truthWord(value)) return b;
+  }
+  return std::nullopt;
+}
 
 using Index = std::map<std::string, std::vector<Reference>>;  // by file name
 
@@ -181,7 +216,7 @@ bool isIdentifier(std::string_view word) {
 // DS_CONFIG=configs/ds.json ... --deepspeed_config $DS_CONFIG: the handoff of the variable's first use.
 Reference throughVariable(std::string_view text, std::string_view line, std::string_view reference,
                           const std::string& where, std::vector<std::string> components) {
-  Reference ref{std::move(components), {}, std::nullopt, {}};
+  Reference ref{std::move(components), {}, std::nullopt, {}, std::nullopt};
   std::string_view before = trimRight(line.substr(0, line.find(reference)));
   if (before.empty() || before.back() != '=') return ref;
   std::string_view name = lastWord(before);
@@ -193,6 +228,7 @@ Reference throughVariable(std::string_view text, std::string_view line, std::str
       auto [useLine, lineNumber] = logicalLine(text, at, true);
       if (auto launcher = launcherOfLine(useLine, use, "shell")) {
         ref.launcher = launcher;
+        if (*launcher == Launcher::HfTrainer) ref.bf16 = bf16Flag(useLine);
         ref.evidence = where + ":" + std::to_string(lineNumber) + " " + handoffText(useLine, use, "shell") + " (as $" +
                        std::string(name) + ")";
         return ref;
@@ -222,9 +258,10 @@ void indexFile(const fs::path& file, const fs::path& root, std::string_view kind
     auto components = pathComponents(reference);
     if (components.empty()) continue;
     auto [line, lineNumber] = logicalLine(text, at, kind == "shell");
-    Reference ref{components, folder, launcherOfLine(line, reference, kind), {}};
+    Reference ref{components, folder, launcherOfLine(line, reference, kind), {}, std::nullopt};
     if (ref.launcher) ref.evidence = where + ":" + std::to_string(lineNumber) + " " + handoffText(line, reference, kind);
     else if (kind == "shell") ref = throughVariable(text, line, reference, where, std::move(components));
+    if (ref.launcher == Launcher::HfTrainer && !ref.bf16) ref.bf16 = kind == "yaml" ? yamlBf16(text) : bf16Flag(line);
     ref.from = folder;
     index[ref.components.back()].push_back(std::move(ref));
   }
@@ -294,13 +331,16 @@ std::optional<InferredLauncher> inferLauncher(const std::string& configPath, con
   if (found == index->end()) return std::nullopt;
   std::optional<InferredLauncher> out;
   std::size_t more = 0;
+  std::set<bool> bf16Seen;
   for (const Reference& ref : found->second) {
     if (!ref.launcher || !names(ref, configComponents)) continue;
     if (out && out->launcher != *ref.launcher) return std::nullopt;  // the project disagrees with itself
     if (out) ++more;
-    else out = InferredLauncher{*ref.launcher, ref.evidence};
+    else out = InferredLauncher{*ref.launcher, ref.evidence, std::nullopt};
+    if (ref.bf16) bf16Seen.insert(*ref.bf16);
   }
   if (out && more > 0) out->evidence += " (and " + std::to_string(more) + " more)";
+  if (out && bf16Seen.size() == 1) out->bf16 = *bf16Seen.begin();  // commands that disagree leave it unknown
   return out;
 }
 

@@ -14,7 +14,13 @@ struct InferredLauncher {
   analysis::Launcher launcher = analysis::Launcher::Unknown;
   // Where it was seen, for messages: "scripts/train.sh:12 passes it with --deepspeed_config".
   std::string evidence;
+  // What HF Trainer fills "bf16": {"enabled": "auto"} with: --bf16 on that command line, or
+  // bf16: in the framework YAML that names the file; nothing when they do not say.
+  std::optional<bool> bf16;
 };
+
+// The value of --bf16 on a command line: "--bf16", "--bf16 True", "--bf16=false"; nothing without it.
+std::optional<bool> bf16Flag(std::string_view commandLine);
 
 // How one line (a shell command joined across its continuations, a YAML entry, a Python call)
 // hands `reference`, a path naming the config, to its reader; nullopt when the line does not say.

@@ -182,6 +182,7 @@ void resolveLauncher(const std::string& path, const SettingValues& given, const 
   if (auto inferred = inferLauncher(file.string(), root->string())) {
     s.launcher = inferred->launcher;
     s.launcherSource = inferred->evidence;
+    s.launchBf16 = inferred->bf16;
   }
 }
 

@@ -34,6 +34,9 @@ struct Settings {
   // Where the launcher came from, for messages: "--launcher", "scripts/train.sh:12 passes it with
   // --deepspeed_config".
   std::string launcherSource;
+  // What HF Trainer fills "bf16": {"enabled": "auto"} with, as the project's launch command or
+  // framework YAML says (--bf16 True); unknown when unset. Read where launcherSource says.
+  std::optional<bool> launchBf16;
   std::optional<bool> torchCompile;  // the model is wrapped in torch.compile; unknown when unset
   // Per rule code: a new severity, or nullopt to switch the rule off.
   std::map<std::string, std::optional<Severity>> ruleOverrides;

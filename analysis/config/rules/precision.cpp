@@ -115,7 +115,10 @@ void checkBf16OverflowUnchecked(const RuleContext& ctx, std::vector<Finding>& ou
   if (!ctx.model.root) return;
   const json::Member* section = effectiveBf16(*ctx.model.root);
   const json::Node* bf16 = objectOf(section);
-  if (!bf16 || !enabled(section) || bf16->find("check_grad_overflow")) return;
+  // "auto" is on when the launch command HF Trainer runs under says --bf16.
+  const bool filledOn = enabledOf(section) && isAuto(enabledOf(section)->value) &&
+                        ctx.settings.launcher == analysis::Launcher::HfTrainer && ctx.settings.launchBf16 == true;
+  if (!bf16 || !(enabled(section) || filledOn) || bf16->find("check_grad_overflow")) return;
   if (!versionAtLeast(ctx, "0.17.1") || !versionBelow(ctx, "0.19.3")) return;
   // Only the ZeRO-1/2 optimizer reads it (engine.py _configure_zero_optimizer): not ZeRO-0 or 3, nor
   // the BF16_Optimizer that ZeRO-1 with fp32 gradient accumulation gets.
@@ -124,8 +127,11 @@ void checkBf16OverflowUnchecked(const RuleContext& ctx, std::vector<Finding>& ou
   Finding f = makeFinding(RuleId::Bf16OverflowUnchecked,
                           fmt::format("{} defaults bf16.check_grad_overflow to false (0.17.1 to 0.19.2): a step whose "
                                       "gradients hold NaN or inf is applied instead of skipped and can ruin the "
-                                      "weights for good. 0.19.3 turned the check on by default.",
-                                      targetLabel(ctx)),
+                                      "weights for good. 0.19.3 turned the check on by default.{}",
+                                      targetLabel(ctx),
+                                      filledOn ? " HF Trainer fills bf16 \"auto\" in as true here (" +
+                                                     ctx.settings.launcherSource + ", with bf16 on)."
+                                               : ""),
                           enabledOf(section)->keyRange);
   f.fixes.push_back({"Set \"check_grad_overflow\": true",
                      insertMember(ctx.text, *bf16, "check_grad_overflow", "true"), true, false});

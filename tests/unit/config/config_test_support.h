@@ -74,6 +74,7 @@ inline analysis::Settings parseSettings(const std::string& text) {
     else if (key == "world") s.worldSize = std::atoll(value.c_str());
     else if (key == "launcher") s.launcher = dsls::analysis::parseLauncher(value).value_or(dsls::analysis::Launcher::Unknown);
     else if (key == "compile") s.torchCompile = value == "true";
+    else if (key == "launch_bf16") s.launchBf16 = value == "true";
   }
   return s;
 }

@@ -33,6 +33,15 @@ TEST_CASE("each reader's own flag or key names it") {
   CHECK_FALSE(launcherOfLine("config: ds.json", "ds.json", "yaml"));
 }
 
+TEST_CASE("--bf16 on the command line says what HF Trainer fills bf16 \"auto\" with") {
+  using dsls::workspace::bf16Flag;
+  CHECK(bf16Flag("torchrun t.py --deepspeed ds.json --bf16 True --tf32 True") == true);
+  CHECK(bf16Flag("python t.py --bf16=false") == false);
+  CHECK(bf16Flag("deepspeed t.py --bf16 \\\n --deepspeed ds.json") == true);
+  CHECK(bf16Flag("deepspeed t.py --bf16") == true);
+  CHECK_FALSE(bf16Flag("deepspeed t.py --bf16_full_eval True --fp16"));
+}
+
 TEST_CASE("a project's scripts give the launcher of each config, with where it was seen") {
   TempTree t("dsls-launcher");
   t.write(".git/HEAD", "ref: refs/heads/main\n");
@@ -43,7 +52,7 @@ TEST_CASE("a project's scripts give the launcher of each config, with where it w
   t.write("scripts/train.sh",
           "#!/bin/bash\nDS_CONFIG=../configs/zero2.json\n"
           "deepspeed --num_gpus 8 pretrain.py \\\n  --deepspeed \\\n  --deepspeed_config \"$DS_CONFIG\"\n");
-  t.write("scripts/sft.sh", "torchrun train.py --deepspeed configs/hf.json\n");
+  t.write("scripts/sft.sh", "torchrun train.py --deepspeed configs/hf.json --bf16 True\n");
   t.write("recipes/a.yaml", "deepspeed: configs/mixed.json\n");
   t.write("recipes/b.sh", "deepspeed x.py --deepspeed_config configs/mixed.json\n");
   t.write("scripts/local.json", "{}");
@@ -60,6 +69,8 @@ TEST_CASE("a project's scripts give the launcher of each config, with where it w
   REQUIRE(hf);
   CHECK(hf->launcher == Launcher::HfTrainer);
   CHECK(hf->evidence == "scripts/sft.sh:1 passes it with --deepspeed");
+  CHECK(hf->bf16 == true);
+  CHECK_FALSE(zero2->bf16);  // plain DeepSpeed fills nothing
   CHECK_FALSE(inferLauncher((t.root / "configs/mixed.json").string(), root));  // the project disagrees
   CHECK_FALSE(inferLauncher((t.root / "configs/unused.json").string(), root));
 

@@ -184,6 +184,9 @@ def main():
     ap.add_argument("--check", action="store_true", help="exit 1 below the floors")
     args = ap.parse_args()
     args.dsls = os.path.abspath(args.dsls)
+    if not shutil.which("git"):
+        print("git is not installed: the repositories cannot be checked out as git would", file=sys.stderr)
+        return 77
     if not os.access(args.dsls, os.X_OK):
         print(f"no dsls binary at {args.dsls}", file=sys.stderr)
         return 2

@@ -28,15 +28,24 @@ Settings atRelease(const Settings& settings, const std::string& release) {
 // own message over the range, so its code and place alone identify it.
 using Key = std::tuple<std::string, std::size_t, std::size_t, std::string>;
 
-std::string withoutRelease(std::string message, const std::string& release) {
-  for (std::size_t at = message.find(release); at != std::string::npos; at = message.find(release, at))
-    message.replace(at, release.size(), "{release}");
+// The message without the release it was found for: "DeepSpeed 0.17.2 defaults ..." (the rules'
+// targetLabel, with its source when describeVersion adds one) reads "DeepSpeed defaults ...".
+// Only that spelling is taken out, so a threshold the message names ("before 0.19.3") stays.
+std::string withoutRelease(std::string message, const Settings& s, const std::string& release) {
+  std::string label = "DeepSpeed " + release;
+  std::vector<std::string> spellings;
+  if (!s.deepspeedVersionSource.empty()) spellings.push_back(label + " (from " + s.deepspeedVersionSource + ")");
+  spellings.push_back(label);
+  for (const std::string& spelling : spellings)
+    for (std::size_t at = message.find(spelling); at != std::string::npos; at = message.find(spelling, at))
+      message.replace(at, spelling.size(), "DeepSpeed");
   return message;
 }
 
 struct Seen {
   std::vector<std::size_t> releases;  // indices of the admitted releases that give it
   std::vector<Finding> findings;      // one per release in `releases`
+  std::string general;                // the message without the release (withoutRelease)
 };
 
 std::string codeOf(RuleId id) { return std::string(ruleRow(id).code); }
@@ -53,13 +62,14 @@ Finding combine(Seen& seen, const json::Document& doc, const Settings& settings)
     f.message = overlapRaceRangeMessage(doc, settings, seen.releases);
   } else if (every) {
     f.message = fmt::format("Every release {} allows ({}): {}", range, releaseRuns(admitted, seen.releases),
-                            f.message);
+                            seen.general);
   } else {
     f.message = fmt::format("{} of the {} releases {} allows ({}): {}", seen.releases.size(), admitted.size(), range,
-                            releaseRuns(admitted, seen.releases), f.message);
+                            releaseRuns(admitted, seen.releases), seen.general);
   }
   if (!every) {
-    f.severity = analysis::Severity::Warning;
+    // An error for some releases only is a warning; a weaker finding keeps its level.
+    if (f.severity < analysis::Severity::Warning) f.severity = analysis::Severity::Warning;
     for (auto& fix : f.fixes) fix.safe = false;  // right for some of the releases only
   }
   return f;
@@ -95,9 +105,13 @@ std::vector<Finding> findingsOverReleases(std::string_view text, const json::Doc
     }
     for (Finding& f : found) {
       bool ownWording = f.code == codeOf(RuleId::OverlapCommRace);
-      Key key{f.code, f.range.begin, f.range.end, ownWording ? "" : withoutRelease(f.message, admitted[r])};
+      std::string general = withoutRelease(f.message, settings, admitted[r]);
+      Key key{f.code, f.range.begin, f.range.end, ownWording ? "" : general};
       auto [it, fresh] = seen.try_emplace(key);
-      if (fresh) order.push_back(key);
+      if (fresh) {
+        order.push_back(key);
+        it->second.general = std::move(general);
+      }
       it->second.releases.push_back(r);
       it->second.findings.push_back(std::move(f));
     }

@@ -76,6 +76,15 @@ TEST_CASE("a range entirely after the last fix is quiet") {
   CHECK(withCode(a, "overlap-comm-race").empty());
 }
 
+TEST_CASE("a message naming the release it was found for and a threshold equal to it stays one finding") {
+  // bf16-overflow-unchecked says "DeepSpeed 0.17.1 defaults ... (0.17.1 to 0.19.2)" on 0.17.1.
+  ConfigAnalysis a(R"({"bf16": {"enabled": true}})", over(">=0.17,<0.20"));
+  auto bf16 = withCode(a, "bf16-overflow-unchecked");
+  REQUIRE(bf16.size() == 1);
+  CHECK(bf16[0].message.rfind("19 of the 23 releases `>=0.17,<0.20` allows (0.17.1 to 0.19.2): DeepSpeed defaults", 0) ==
+        0);
+}
+
 TEST_CASE("findings that do not depend on the release are as with one version") {
   ConfigAnalysis ranged(kZero2, over(">=0.18.6,<0.19.0"));
   Settings one;
@@ -93,9 +102,11 @@ TEST_CASE("any version-aware rule over a range: a finding some releases give is 
   auto changed = withCode(a, "default-changed");
   // steps_per_print (unset) is reported by every release, gradient_clipping only before 0.19.3.
   REQUIRE(changed.size() == 2);
-  CHECK(changed[1].message.rfind("Every release `>=0.19.0,<0.19.5` allows (0.19.0 to 0.19.4): steps_per_print", 0) == 0);
-  CHECK(changed[0].severity == Severity::Warning);
-  CHECK(changed[0].message.rfind("3 of the 5 releases `>=0.19.0,<0.19.5` allows (0.19.0 to 0.19.2): gradient_clipping "
-                                 "is not set",
+  CHECK(changed[1].message.rfind("Every release `>=0.19.0,<0.19.5` allows (0.19.0 to 0.19.4): steps_per_print is "
+                                 "not set, so DeepSpeed prints",
                                  0) == 0);
+  CHECK(changed[0].severity == Severity::Information);  // its own level: only an error is lowered
+  CHECK(changed[0].message == "3 of the 5 releases `>=0.19.0,<0.19.5` allows (0.19.0 to 0.19.2): gradient_clipping "
+                              "is not set, so DeepSpeed does not clip gradients: the default is 0.0 before 0.19.3, "
+                              "although the documentation says 1.0. Set it if you expect clipping.");
 }

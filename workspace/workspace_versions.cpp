@@ -1,12 +1,10 @@
 #include "workspace/workspace_versions.h"
 
+#include "analysis/core/version_spec.h"
 #include "analysis/facade/version_pins.h"
 #include "workspace/version_declarations.h"
 
-#include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace dsls::workspace {
 namespace fs = std::filesystem;
@@ -48,14 +46,15 @@ bool applyDeclarations(const fs::path& root, const std::string& package, Target&
     if (note) note(p);
     problems.push_back(std::move(p));
   }
-  if (!choice.found()) return !choice.where.empty();
-  t.source = choice.source;
+  if (!choice.found()) return !choice.where.empty();  // a conflict: the nearest project still decides
   if (!choice.exact.empty()) {
     t.version = choice.exact;
+    t.source = choice.source;
     if (note) note(package + " " + t.version + " pinned in " + (root / choice.source).string());
     return true;
   }
   if (!t.range) return true;  // a torch range: no list of PyTorch releases to filter
+  t.source = choice.source;
   *t.range = choice.range;
   *t.releases = choice.releases;
   if (note)
@@ -64,19 +63,34 @@ bool applyDeclarations(const fs::path& root, const std::string& package, Target&
   return true;
 }
 
+// A declared range may be narrowed to the release installed beside it: what that project runs.
+bool installedWithinRange(const Target& t) { return t.version.empty() && t.range && !t.range->empty(); }
+
+bool admits(const std::string& range, const std::string& version) {
+  auto spec = analysis::VersionSpec::parse(range);
+  auto v = analysis::PepVersion::parse(version);
+  return spec && v && spec->admits(*v);
+}
+
 // The nearest root that declares the package decides; a root without a declaration may still
-// have it installed in a virtualenv.
+// have it installed in a virtualenv, and an installed release a declared range admits narrows it.
 void detect(const std::vector<std::string>& roots, const std::string& package, Target t, const VersionNote& note,
             std::vector<std::string>& problems) {
   if (!t.version.empty() || (t.range && !t.range->empty())) return;
   for (const auto& root : roots) {
-    if (applyDeclarations(root, package, t, note, problems)) return;
-    if (auto found = installedVersion(root, package)) {
+    bool declared = applyDeclarations(root, package, t, note, problems);
+    if (declared && !installedWithinRange(t)) return;
+    if (auto found = installedVersion(root, package); found && (!declared || admits(*t.range, found->first))) {
+      if (t.range) {
+        t.range->clear();
+        t.releases->clear();
+      }
       t.version = found->first;
       t.source = found->second;
       if (note) note(package + " " + t.version + " installed in " + found->second);
       return;
     }
+    if (declared) return;
   }
 }
 

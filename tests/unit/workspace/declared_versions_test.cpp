@@ -181,3 +181,22 @@ TEST_CASE("detectWorkspaceVersions: a range sets the admitted releases, a confli
   CHECK(cs.deepspeedVersion.empty());
   CHECK(cs.deepspeedReleases.empty());
 }
+
+TEST_CASE("an installed release the declared range admits is the version; one outside it is not") {
+  TempTree t("dsls-decl");
+  t.write("requirements.txt", "deepspeed>=0.18.6,<0.19.0\n");
+  t.write(".venv/lib/python3.10/site-packages/deepspeed-0.18.7.dist-info/METADATA", "Name: deepspeed\n");
+  dsls::analysis::Settings s;
+  detectWorkspaceVersions({t.root.string()}, s);
+  CHECK(s.deepspeedVersion == "0.18.7");
+  CHECK(s.deepspeedRange.empty());
+  CHECK(s.deepspeedReleases.empty());
+
+  TempTree outside("dsls-decl");
+  outside.write("requirements.txt", "deepspeed>=0.18.6,<0.19.0\n");
+  outside.write(".venv/lib/python3.10/site-packages/deepspeed-0.14.2.dist-info/METADATA", "Name: deepspeed\n");
+  dsls::analysis::Settings o;
+  detectWorkspaceVersions({outside.root.string()}, o);
+  CHECK(o.deepspeedVersion.empty());
+  CHECK(o.deepspeedRange == ">=0.18.6,<0.19.0");
+}

@@ -276,7 +276,8 @@ ResolvedSettings resolveSettings(const std::string& path, const SettingValues& g
   s = merged.settings;
   resolveLauncher(path, given, project, workspaceRoots, useProjectFiles, s);
   if (useProjectFiles && (s.deepspeedVersion.empty() || s.torchVersion.empty()))
-    detectWorkspaceVersions(pinSearchFolders(path, workspaceRoots), s);
+    for (auto& conflict : detectWorkspaceVersions(pinSearchFolders(path, workspaceRoots), s))
+      out.problems.push_back(std::move(conflict));
   out.select = merged.selection.select;
   out.ignore = merged.selection.ignore;
   out.outputSeverity = merged.outputSeverity;

@@ -1,5 +1,6 @@
 #include "analysis/config/config_analysis.h"
 
+#include "analysis/config/release_range.h"
 #include "analysis/config/rule.h"
 #include "analysis/config/rules/text_encoding.h"
 #include "analysis/core/limits.h"
@@ -39,13 +40,21 @@ ConfigAnalysis::ConfigAnalysis(std::shared_ptr<const std::string> text, const Se
     findings_.push_back(std::move(*notText));
     return;
   }
+  if (!syntaxOnly_ && settings_.deepspeedVersion.empty() && !settings_.deepspeedReleases.empty()) {
+    findings_ = config::findingsOverReleases(*text_, doc_, settings_, [&] { cancel.throwIfRequested(); });
+  } else {
+    runRules(cancel);
+  }
+  std::stable_sort(findings_.begin(), findings_.end(),
+                   [](const Finding& a, const Finding& b) { return a.range.begin < b.range.begin; });
+}
+
+void ConfigAnalysis::runRules(const Cancellation& cancel) {
   config::RuleContext ctx{*text_, doc_, model_, settings_};
   for (const auto& rule : config::configRules()) {
     cancel.throwIfRequested();
     if (!syntaxOnly_ || rule.group == config::RuleGroup::Json) rule.check(ctx, findings_);
   }
-  std::stable_sort(findings_.begin(), findings_.end(),
-                   [](const Finding& a, const Finding& b) { return a.range.begin < b.range.begin; });
 }
 
 }  // namespace dsls::analysis

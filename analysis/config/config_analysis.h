@@ -41,6 +41,7 @@ class ConfigAnalysis {
   bool reusedParse() const { return reusedParse_; }
 
  private:
+  void runRules(const Cancellation& cancel);
   std::shared_ptr<const std::string> text_;
   bool syntaxOnly_;
   bool reusedParse_ = false;

@@ -27,6 +27,11 @@ inline bool hfFillsAuto(Launcher launcher) { return launcher == Launcher::HfTrai
 struct Settings {
   std::string deepspeedVersion;  // as given ("0.14.2"); empty = unknown
   std::string deepspeedVersionSource;  // where it came from, for messages ("settings", "requirements.txt")
+  // When the project declares a range instead of one release (deepspeedVersion then empty): the
+  // specifier (">=0.18.6,<0.19.0") and the known releases it admits, oldest first. The version-aware
+  // rules are then evaluated for each of them (analysis/config/config_analysis.cpp).
+  std::string deepspeedRange;
+  std::vector<std::string> deepspeedReleases;
   std::string torchVersion;
   std::string torchVersionSource;
   std::optional<long long> worldSize;

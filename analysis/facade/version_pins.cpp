@@ -1,5 +1,8 @@
 #include "analysis/facade/version_pins.h"
 
+#include "analysis/core/version_spec.h"
+#include "analysis/facts/deepspeed_releases.h"
+
 #include <cctype>
 
 namespace dsls::analysis {
@@ -67,6 +70,15 @@ std::optional<std::string> versionFromDistInfo(std::string_view dir, std::string
   if (dir.substr(dir.size() - kSuffix.size()) != kSuffix) return std::nullopt;
   if (!equalsIgnoreCase(dir.substr(0, package.size()), package) || dir[package.size()] != '-') return std::nullopt;
   return std::string(dir.substr(package.size() + 1, dir.size() - kSuffix.size() - package.size() - 1));
+}
+
+std::optional<std::vector<std::string>> admittedDeepspeedReleases(std::string_view specifier) {
+  auto spec = VersionSpec::parse(specifier);
+  if (!spec) return std::nullopt;
+  std::vector<std::string> admitted;
+  for (std::string_view release : facts::deepspeedReleases())
+    if (auto v = PepVersion::parse(release); v && spec->admits(*v)) admitted.emplace_back(release);
+  return admitted;
 }
 
 }  // namespace dsls::analysis

@@ -759,6 +759,40 @@ class ProjectSettings(CliTest):
         self.assertIn("0.14.0", self.race_message(doc))
         self.assertIn("requirements.txt", self.race_message(doc))
 
+    def test_declared_range_gives_a_definite_race_and_its_fix(self):
+        root = self.project('[project]\nname = "t"\n\n[project.optional-dependencies]\n'
+                            'train = ["deepspeed>=0.18.6,<0.19.0"]\n')
+        _, r, doc = self.codes(["configs"], root)
+        race = [x for f in doc["files"] for x in f["findings"] if x["code"] == "overlap-comm-race"]
+        self.assertEqual(len(race), 1, doc)
+        self.assertEqual(race[0]["severity"], "warning")
+        self.assertIn("every release `>=0.18.6,<0.19.0` (from pyproject.toml) allows (0.18.6 to 0.18.9) has a known "
+                      "race", race[0]["message"])
+        self.assertIn("allocator-reuse on 0.18.6 to 0.18.9 (fixed in 0.19.0)", race[0]["message"])
+        self.assertEqual(r.stderr.decode(), "")
+        fixed = run(["--fix", "configs"], cwd=root)
+        self.assertIn(fixed.returncode, (0, 1), fixed.stderr)
+        self.assertIn('"overlap_comm": false', (root / "configs" / "ds_config.json").read_text())
+
+    def test_declared_range_after_the_last_fix_is_quiet(self):
+        root = self.project(None)
+        (root / "requirements").mkdir()
+        (root / "requirements.txt").write_text("-r requirements/train.txt\n")
+        (root / "requirements" / "train.txt").write_text("deepspeed>=0.19.3\n")
+        codes, _, _ = self.codes(["configs"], root)
+        self.assertNotIn("overlap-comm-race", codes)
+
+    def test_conflicting_pins_are_reported_and_not_resolved(self):
+        root = self.project('[project]\nname = "t"\ndependencies = ["deepspeed==0.15.1"]\n')
+        (root / "requirements.txt").write_text("deepspeed==0.14.0\n")
+        _, r, doc = self.codes(["configs"], root)
+        err = r.stderr.decode()
+        self.assertIn("deepspeed is declared `==0.14.0` (requirements.txt:1) and `==0.15.1` (pyproject.toml:3), "
+                      "which conflict", err)
+        self.assertEqual(err.count("which conflict"), 1, err)
+        # Neither pin is taken: the version stays unknown.
+        self.assertIn("The DeepSpeed version is unknown", self.race_message(doc))
+
     def test_config_globs_mark_files(self):
         root = self.project('[tool.dsls]\nconfig-globs = ["training-setup*.json"]\n')
         (root / "configs" / "training-setup-big.json").write_text('{"zero_optimization": {"stage": 7}}\n')

@@ -2,10 +2,13 @@
 // overlap_comm puts them on a DeepSpeed release with a known gradient race.
 #include "analysis/config/overlap_race.h"
 #include "analysis/config/race_fixes.h"
+#include "analysis/config/release_range.h"
 #include "analysis/config/rule.h"
 #include "analysis/config/setting_names.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace dsls::config {
 
@@ -27,7 +30,53 @@ analysis::TextRange anchor(const ZeroModel& z) {
   return z.section->keyRange;
 }
 
+std::string flagsOf(const ConfigModel& m) {
+  return describeFlag("overlap_comm", m.zero.overlapComm) + " and " +
+         describeFlag("contiguous_gradients", m.zero.contiguousGradients);
+}
+
+// "allocator-reuse on 0.18.6 to 0.18.9 (fixed in 0.19.0)": each bug with the releases it applies to.
+std::string bugsByRelease(const json::Document& doc, const analysis::Settings& settings,
+                          const std::vector<std::size_t>& present) {
+  std::vector<std::pair<const RaceBug*, std::vector<std::size_t>>> bugs;
+  for (std::size_t r : present) {
+    analysis::Settings s = settings;
+    s.deepspeedVersion = settings.deepspeedReleases[r];
+    for (const RaceBug* bug : assessRace(buildModel(doc, s), s).bugs) {
+      auto it = std::find_if(bugs.begin(), bugs.end(), [&](const auto& b) { return b.first == bug; });
+      if (it == bugs.end()) it = bugs.insert(bugs.end(), {bug, {}});
+      it->second.push_back(r);
+    }
+  }
+  std::string s;
+  for (const auto& [bug, releases] : bugs)
+    s += fmt::format("{}{} on {}{} (fixed in {})", s.empty() ? "" : "; ", bug->id,
+                     releaseRuns(settings.deepspeedReleases, releases), bug->needsTorchCompile ? " under torch.compile" : "",
+                     bug->fixed);
+  return s;
+}
+
 }  // namespace
+
+std::string overlapRaceRangeMessage(const json::Document& doc, const analysis::Settings& settings,
+                                    const std::vector<std::size_t>& present) {
+  analysis::Settings first = settings;
+  first.deepspeedVersion = settings.deepspeedReleases[present.front()];
+  ConfigModel m = buildModel(doc, first);
+  int stage = m.zero.stage.value.value_or(0);
+  std::size_t n = settings.deepspeedReleases.size();
+  std::string range = fmt::format("`{}`", settings.deepspeedRange);
+  if (!settings.deepspeedVersionSource.empty()) range += fmt::format(" (from {})", settings.deepspeedVersionSource);
+  std::string runs = releaseRuns(settings.deepspeedReleases, present);
+  std::string which = present.size() == n ? fmt::format("every release {} allows ({}) has", range, runs)
+                                          : fmt::format("{} of the {} releases {} allows ({}) {}", present.size(), n,
+                                                        range, runs, present.size() == 1 ? "has" : "have");
+  std::string upgrade = stage == 3 ? "0.18.8" : "0.19.3";
+  return fmt::format(
+      "ZeRO stage {} with {}: {} a known race in the overlapped gradient reduction that can corrupt gradients (NaN or "
+      "zero loss, NaN grad_norm): {}. Set overlap_comm to false or upgrade DeepSpeed to {} or later.",
+      stage, flagsOf(m), which, bugsByRelease(doc, settings, present), upgrade);
+}
 
 void checkOverlapCommRace(const RuleContext& ctx, std::vector<Finding>& out) {
   const ConfigModel& m = ctx.model;
@@ -37,8 +86,7 @@ void checkOverlapCommRace(const RuleContext& ctx, std::vector<Finding>& out) {
   if (a.verdict != V::AtRisk && a.verdict != V::VersionUnknown) return;
 
   int stage = *m.zero.stage.value;
-  std::string flags = describeFlag("overlap_comm", m.zero.overlapComm) + " and " +
-                      describeFlag("contiguous_gradients", m.zero.contiguousGradients);
+  std::string flags = flagsOf(m);
   std::string message;
   if (stage == 3) {
     message = fmt::format(

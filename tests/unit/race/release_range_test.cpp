@@ -78,7 +78,7 @@ TEST_CASE("a range entirely after the last fix is quiet") {
 
 TEST_CASE("a message naming the release it was found for and a threshold equal to it stays one finding") {
   // bf16-overflow-unchecked says "DeepSpeed 0.17.1 defaults ... (0.17.1 to 0.19.2)" on 0.17.1.
-  ConfigAnalysis a(R"({"bf16": {"enabled": true}})", over(">=0.17,<0.20"));
+  ConfigAnalysis a(R"({"bf16": {"enabled": true}, "zero_optimization": {"stage": 2}})", over(">=0.17,<0.20"));
   auto bf16 = withCode(a, "bf16-overflow-unchecked");
   REQUIRE(bf16.size() == 1);
   CHECK(bf16[0].message.rfind("19 of the 23 releases `>=0.17,<0.20` allows (0.17.1 to 0.19.2): DeepSpeed defaults", 0) ==

@@ -141,14 +141,18 @@ def elisp_type(row):
 def emacs_table(table):
     parts = [f";;; dsls-settings.el --- The settings dsls reads -*- lexical-binding: t; -*-\n\n"
              f";; {GENERATED}\n\n;;; Code:\n\n"
-             "(declare-function dsls--set-and-apply \"dsls\" (symbol value))\n\n"]
+             "(declare-function dsls--set-and-apply \"dsls\" (symbol value))\n\n"
+             "(defmacro dsls--server-setting (variable doc type)\n"
+             "  \"A defcustom VARIABLE of TYPE documented by DOC, unset by default.\n"
+             "Running servers are told when it changes.\"\n"
+             "  `(defcustom ,variable nil ,doc :type ,type :group 'dsls\n"
+             "     :initialize #'custom-initialize-default :set #'dsls--set-and-apply))\n\n"]
     alist = []
     for row in editor_rows(table):
         var = "dsls-" + kebab(row["editorKey"])
         doc = "\n".join(textwrap.wrap(f"{sentence(row['doc'])} nil: {row['default']}.", 72) +
                         [f"Sent to the server as dsls.{row['editorKey']}."])
-        parts.append(f"(defcustom {var} nil\n  {elisp_string(doc)}\n  :type {elisp_type(row)}\n  :group 'dsls\n"
-                     "  :initialize #'custom-initialize-default\n  :set #'dsls--set-and-apply)\n\n")
+        parts.append(f"(dsls--server-setting {var}\n  {elisp_string(doc)}\n  {elisp_type(row)})\n\n")
         alist.append(f"    ({elisp_string(row['editorKey'])} {var} {row['type']})")
     parts.append("(defconst dsls-setting-variables\n  '(\n" + "\n".join(alist) + ")\n"
                  "  \"Each server setting: its key, the variable holding it and its type.\")\n\n")

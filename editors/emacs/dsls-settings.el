@@ -6,95 +6,71 @@
 
 (declare-function dsls--set-and-apply "dsls" (symbol value))
 
-(defcustom dsls-deepspeed-version nil
+(defmacro dsls--server-setting (variable doc type)
+  "A defcustom VARIABLE of TYPE documented by DOC, unset by default.
+Running servers are told when it changes."
+  `(defcustom ,variable nil ,doc :type ,type :group 'dsls
+     :initialize #'custom-initialize-default :set #'dsls--set-and-apply))
+
+(dsls--server-setting dsls-deepspeed-version
   "The DeepSpeed release the configs run with, e.g. 0.14.2. nil: read from
 the project's pins; unknown: version-dependent rules assume the worst
 case.
 Sent to the server as dsls.deepspeedVersion."
-  :type '(choice (const :tag "Unknown" nil) string)
-  :group 'dsls
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
+  '(choice (const :tag "Unknown" nil) string))
 
-(defcustom dsls-torch-version nil
+(dsls--server-setting dsls-torch-version
   "The PyTorch release the configs run with, e.g. 2.3.1. nil: read from the
 project's pins; unknown.
 Sent to the server as dsls.torchVersion."
-  :type '(choice (const :tag "Unknown" nil) string)
-  :group 'dsls
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
+  '(choice (const :tag "Unknown" nil) string))
 
-(defcustom dsls-world-size nil
+(dsls--server-setting dsls-world-size
   "The number of ranks (GPUs), for the batch-size arithmetic. nil: unknown.
 Sent to the server as dsls.worldSize."
-  :type '(choice (const :tag "Unknown" nil) natnum)
-  :group 'dsls
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
+  '(choice (const :tag "Unknown" nil) natnum))
 
-(defcustom dsls-launcher nil
+(dsls--server-setting dsls-launcher
   "What starts the run: hf (the Transformers Trainer), accelerate or
 deepspeed; decides what \"auto\" means. nil: unknown.
 Sent to the server as dsls.launcher."
-  :type '(choice (const :tag "Unknown" nil) (const "hf") (const "accelerate") (const "deepspeed"))
-  :group 'dsls
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
+  '(choice (const :tag "Unknown" nil) (const "hf") (const "accelerate") (const "deepspeed")))
 
-(defcustom dsls-per-file-launcher nil
+(dsls--server-setting dsls-per-file-launcher
   "The launcher per config file, by glob (configs/hf/*.json = hf); wins
 over launcher. nil: read from the project's launch scripts, YAML and
 Python.
 Sent to the server as dsls.perFileLauncher."
-  :type '(alist :key-type (string :tag "File glob") :value-type (choice (const "hf") (const "accelerate") (const "deepspeed")))
-  :group 'dsls
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
+  '(alist :key-type (string :tag "File glob") :value-type (choice (const "hf") (const "accelerate") (const "deepspeed"))))
 
-(defcustom dsls-torch-compile nil
+(dsls--server-setting dsls-torch-compile
   "Whether the model runs under torch.compile (some releases' rules depend
 on it). nil: unknown.
 Sent to the server as dsls.torchCompile."
-  :type '(choice (const :tag "Unknown" nil) (const :tag "Yes" t) (const :tag "No" :json-false))
-  :group 'dsls
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
+  '(choice (const :tag "Unknown" nil) (const :tag "Yes" t) (const :tag "No" :json-false)))
 
-(defcustom dsls-select nil
+(dsls--server-setting dsls-select
   "Report only these rule codes (globs such as 'log-*' work). nil: every
 rule.
 Sent to the server as dsls.select."
-  :type '(repeat string)
-  :group 'dsls
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
+  '(repeat string))
 
-(defcustom dsls-ignore nil
+(dsls--server-setting dsls-ignore
   "Never report these rule codes (globs work). nil: none.
 Sent to the server as dsls.ignore."
-  :type '(repeat string)
-  :group 'dsls
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
+  '(repeat string))
 
-(defcustom dsls-rules nil
+(dsls--server-setting dsls-rules
   "A severity per rule code: off, error, warning, information or hint. nil:
 each rule's own severity.
 Sent to the server as dsls.rules."
-  :type '(alist :key-type (string :tag "Rule code") :value-type (choice (const "off") (const "error") (const "warning") (const "information") (const "hint")))
-  :group 'dsls
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
+  '(alist :key-type (string :tag "Rule code") :value-type (choice (const "off") (const "error") (const "warning") (const "information") (const "hint"))))
 
-(defcustom dsls-config-globs nil
+(dsls--server-setting dsls-config-globs
   "File-name globs of ds_config files, in addition to the built-in ones.
 nil: none.
 Sent to the server as dsls.configGlobs."
-  :type '(repeat string)
-  :group 'dsls
-  :initialize #'custom-initialize-default
-  :set #'dsls--set-and-apply)
+  '(repeat string))
 
 (defconst dsls-setting-variables
   '(

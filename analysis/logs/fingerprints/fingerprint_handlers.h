@@ -96,6 +96,10 @@ bool applyObserved(const Hit& hit, Observed (*observe)(const HitView&));
 
 using FingerprintHandler = bool (*)(const Hit&);
 
+// Defines the handler on<Name> of a fingerprint whose observer observe<Name> says what it saw.
+#define DSLS_OBSERVING_HANDLER(name) \
+  bool on##name(const Hit& hit) { return applyObserved(hit, observe##name); }
+
 #define DSLS_FINGERPRINT(name, literals, pattern) bool on##name(const Hit& hit);
 #include "analysis/logs/fingerprints/fingerprint_table.inc"
 #undef DSLS_FINGERPRINT

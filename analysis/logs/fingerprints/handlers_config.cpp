@@ -79,21 +79,16 @@ Observed only(const HitView&) {
 
 }  // namespace
 
-bool onBatchAssert(const Hit& hit) { return applyObserved(hit, observeBatchAssert); }
-bool onHfMismatch(const Hit& hit) { return applyObserved(hit, observeHfMismatch); }
+DSLS_OBSERVING_HANDLER(BatchAssert) DSLS_OBSERVING_HANDLER(HfMismatch) DSLS_OBSERVING_HANDLER(MaxGradNormOpt)
+DSLS_OBSERVING_HANDLER(DuplicateKeys) DSLS_OBSERVING_HANDLER(DeprecatedKey) DSLS_OBSERVING_HANDLER(UnsupportedOptimizer)
+DSLS_OBSERVING_HANDLER(OpBuild) DSLS_OBSERVING_HANDLER(DsOptAdamMissing)
 bool onFp16Bf16Both(const Hit& hit) { return applyObserved(hit, only<FailureId::Fp16Bf16Both>); }
 bool onAutoNotFilled(const Hit& hit) { return applyObserved(hit, only<FailureId::AutoNotFilled>); }
-bool onMaxGradNormOpt(const Hit& hit) { return applyObserved(hit, observeMaxGradNormOpt); }
 bool onUntestedOptimizer(const Hit& hit) { return applyObserved(hit, only<FailureId::UntestedZeroOptimizer>); }
 bool onOffloadClientOptimizer(const Hit& hit) { return applyObserved(hit, only<FailureId::ZeroOffloadClientOptimizer>); }
 bool onAmpZero(const Hit& hit) { return applyObserved(hit, only<FailureId::AmpWithZero>); }
-bool onDuplicateKeys(const Hit& hit) { return applyObserved(hit, observeDuplicateKeys); }
 bool onZeroSectionMissing(const Hit& hit) { return applyObserved(hit, only<FailureId::AccelerateZeroSectionMissing>); }
 bool onPartialOffload(const Hit& hit) { return applyObserved(hit, only<FailureId::PartialOffloadStage>); }
 bool onPipelineZero(const Hit& hit) { return applyObserved(hit, only<FailureId::PipelineZeroStage>); }
-bool onDeprecatedKey(const Hit& hit) { return applyObserved(hit, observeDeprecatedKey); }
-bool onUnsupportedOptimizer(const Hit& hit) { return applyObserved(hit, observeUnsupportedOptimizer); }
-bool onOpBuild(const Hit& hit) { return applyObserved(hit, observeOpBuild); }
-bool onDsOptAdamMissing(const Hit& hit) { return applyObserved(hit, observeDsOptAdamMissing); }
 
 }  // namespace dsls::logs::detail

@@ -31,7 +31,6 @@ Observed observeLossScaleMin(const HitView&) {
 
 }  // namespace
 
-bool onOverflow(const Hit& hit) { return applyObserved(hit, observeOverflow); }
-bool onLossScaleMin(const Hit& hit) { return applyObserved(hit, observeLossScaleMin); }
+DSLS_OBSERVING_HANDLER(Overflow) DSLS_OBSERVING_HANDLER(LossScaleMin)
 
 }  // namespace dsls::logs::detail

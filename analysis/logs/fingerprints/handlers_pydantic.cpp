@@ -98,10 +98,7 @@ Observed observePydanticOtherV1(const HitView& hit) { return otherError(hit, tru
 
 }  // namespace
 
-bool onPydanticHeader(const Hit& hit) { return applyObserved(hit, observePydanticHeader); }
-bool onPydanticExtraV1(const Hit& hit) { return applyObserved(hit, observePydanticExtraV1); }
-bool onPydanticExtraV2(const Hit& hit) { return applyObserved(hit, observePydanticExtraV2); }
-bool onPydanticOtherV2(const Hit& hit) { return applyObserved(hit, observePydanticOtherV2); }
-bool onPydanticOtherV1(const Hit& hit) { return applyObserved(hit, observePydanticOtherV1); }
+DSLS_OBSERVING_HANDLER(PydanticHeader) DSLS_OBSERVING_HANDLER(PydanticExtraV1) DSLS_OBSERVING_HANDLER(PydanticExtraV2)
+DSLS_OBSERVING_HANDLER(PydanticOtherV2) DSLS_OBSERVING_HANDLER(PydanticOtherV1)
 
 }  // namespace dsls::logs::detail

@@ -159,12 +159,8 @@ void rememberVersion(std::optional<std::string>& slot, std::string_view version)
   if (!slot && !version.empty()) slot = text::sanitize(version, 40);
 }
 
-bool onDsVersion(const Hit& hit) { return applyObserved(hit, observeDsVersion); }
-bool onTorchVersion(const Hit& hit) { return applyObserved(hit, observeTorchVersion); }
-bool onConfigDump(const Hit& hit) { return applyObserved(hit, observeConfigDump); }
-bool onWorldSize(const Hit& hit) { return applyObserved(hit, observeWorldSize); }
-bool onFairscaleParallelSize(const Hit& hit) { return applyObserved(hit, observeFairscaleParallelSize); }
-bool onWorldInfo(const Hit& hit) { return applyObserved(hit, observeWorldInfo); }
-bool onPipelineOverlapOff(const Hit& hit) { return applyObserved(hit, observePipelineOverlapOff); }
+DSLS_OBSERVING_HANDLER(DsVersion) DSLS_OBSERVING_HANDLER(TorchVersion) DSLS_OBSERVING_HANDLER(ConfigDump)
+DSLS_OBSERVING_HANDLER(WorldSize) DSLS_OBSERVING_HANDLER(FairscaleParallelSize) DSLS_OBSERVING_HANDLER(WorldInfo)
+DSLS_OBSERVING_HANDLER(PipelineOverlapOff)
 
 }  // namespace dsls::logs::detail

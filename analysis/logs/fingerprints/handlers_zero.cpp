@@ -94,14 +94,8 @@ Observed observeZero3TraceCache(const HitView& hit) {
 
 }  // namespace
 
-bool onZeroParamAssert(const Hit& hit) { return applyObserved(hit, observeZeroParamAssert); }
-bool onZeroReducedTwice(const Hit& hit) { return applyObserved(hit, observeZeroReducedTwice); }
-bool onZero3PartitionedParam(const Hit& hit) { return applyObserved(hit, observeZero3PartitionedParam); }
-bool onCkptSizeMismatch(const Hit& hit) { return applyObserved(hit, observeCkptSizeMismatch); }
-bool onCkptDpMismatch(const Hit& hit) { return applyObserved(hit, observeCkptDpMismatch); }
-bool onCkptNoLatest(const Hit& hit) { return applyObserved(hit, observeCkptNoLatest); }
-bool onCkptWriteFailed(const Hit& hit) { return applyObserved(hit, observeCkptWriteFailed); }
-bool onDiskFull(const Hit& hit) { return applyObserved(hit, observeDiskFull); }
-bool onZero3TraceCache(const Hit& hit) { return applyObserved(hit, observeZero3TraceCache); }
+DSLS_OBSERVING_HANDLER(ZeroParamAssert) DSLS_OBSERVING_HANDLER(ZeroReducedTwice) DSLS_OBSERVING_HANDLER(Zero3PartitionedParam)
+DSLS_OBSERVING_HANDLER(CkptSizeMismatch) DSLS_OBSERVING_HANDLER(CkptDpMismatch) DSLS_OBSERVING_HANDLER(CkptNoLatest)
+DSLS_OBSERVING_HANDLER(CkptWriteFailed) DSLS_OBSERVING_HANDLER(DiskFull) DSLS_OBSERVING_HANDLER(Zero3TraceCache)
 
 }  // namespace dsls::logs::detail

@@ -17,6 +17,7 @@
 #include "analysis/logs/fingerprints/fingerprints.h"
 #include "analysis/logs/lines/line_literals.h"
 #include "analysis/logs/lines/line_prefix.h"
+#include "tests/unit/logs/prefix_description.h"
 #include "analysis/logs/lines/literal_prefilter.h"
 #include "analysis/logs/lines/text_util.h"
 
@@ -61,14 +62,7 @@ std::string describe(const std::vector<FpMatch>& matches) {
   return out;
 }
 
-std::string describe(const dsls::logs::PrefixView& v) {
-  std::ostringstream out;
-  out << (v.rank ? *v.rank : -2) << '|' << (v.localRank ? *v.localRank : -2) << '|' << static_cast<int>(v.rankSource)
-      << '|' << v.host << '|' << v.timestamp << '|' << v.level << '|' << v.source << '|' << v.message << '|'
-      << (v.cudaDevice ? *v.cudaDevice : -2) << '|' << (v.pid ? *v.pid : -2) << '|' << v.rankFamily << '|'
-      << v.hadLoggerPrefix << '|' << v.familyMask;
-  return out.str();
-}
+std::string describe(const dsls::logs::PrefixView& v) { return dsls::logs::testing::describePrefix(v); }
 
 }  // namespace
 

@@ -14,18 +14,12 @@
 #include "analysis/logs/analyzer_state.h"
 #include "analysis/logs/lines/line_literals.h"
 #include "analysis/logs/lines/line_prefix.h"
+#include "tests/unit/logs/prefix_description.h"
 #include "analysis/logs/lines/metrics_scan.h"
 
 namespace {
 
-std::string describe(const dsls::logs::PrefixView& v) {
-  std::ostringstream out;
-  out << (v.rank ? *v.rank : -2) << '|' << (v.localRank ? *v.localRank : -2) << '|' << static_cast<int>(v.rankSource)
-      << '|' << v.host << '|' << v.timestamp << '|' << v.level << '|' << v.source << '|' << v.message << '|'
-      << (v.cudaDevice ? *v.cudaDevice : -2) << '|' << (v.pid ? *v.pid : -2) << '|' << v.rankFamily << '|'
-      << v.hadLoggerPrefix << '|' << v.familyMask;
-  return out.str();
-}
+std::string describe(const dsls::logs::PrefixView& v) { return dsls::logs::testing::describePrefix(v); }
 
 // The forms a digit run is put in: lengths 1, 3 and 10, leading zeros, values either side of
 // the range checks (2^30, the 12 digits a number may have), and a sign before the digits.

@@ -44,20 +44,16 @@ TEST_CASE("--bf16 on the command line says what HF Trainer fills bf16 \"auto\" w
 
 TEST_CASE("a project's scripts give the launcher of each config, with where it was seen") {
   TempTree t("dsls-launcher");
-  t.write(".git/HEAD", "ref: refs/heads/main\n");
-  t.write("configs/zero2.json", "{}");
-  t.write("configs/hf.json", "{}");
-  t.write("configs/mixed.json", "{}");
-  t.write("configs/unused.json", "{}");
-  t.write("scripts/train.sh",
-          "#!/bin/bash\nDS_CONFIG=../configs/zero2.json\n"
-          "deepspeed --num_gpus 8 pretrain.py \\\n  --deepspeed \\\n  --deepspeed_config \"$DS_CONFIG\"\n");
-  t.write("scripts/sft.sh", "torchrun train.py --deepspeed configs/hf.json --bf16 True\n");
-  t.write("recipes/a.yaml", "deepspeed: configs/mixed.json\n");
-  t.write("recipes/b.sh", "deepspeed x.py --deepspeed_config configs/mixed.json\n");
-  t.write("scripts/local.json", "{}");
-  t.write("configs/local.json", "{}");
-  t.write("scripts/local.sh", "deepspeed t.py --deepspeed_config local.json\n");
+  for (const char* config : {"zero2", "hf", "mixed", "unused", "local"}) t.write("configs/" + std::string(config) + ".json", "{}");
+  t.writeAll({{".git/HEAD", "ref: refs/heads/main\n"},
+              {"scripts/train.sh", "#!/bin/bash\nDS_CONFIG=../configs/zero2.json\n"
+                                   "deepspeed --num_gpus 8 pretrain.py \\\n  --deepspeed \\\n"
+                                   "  --deepspeed_config \"$DS_CONFIG\"\n"},
+              {"scripts/sft.sh", "torchrun train.py --deepspeed configs/hf.json --bf16 True\n"},
+              {"recipes/a.yaml", "deepspeed: configs/mixed.json\n"},
+              {"recipes/b.sh", "deepspeed x.py --deepspeed_config configs/mixed.json\n"},
+              {"scripts/local.json", "{}"},
+              {"scripts/local.sh", "deepspeed t.py --deepspeed_config local.json\n"}});
   t.write("node_modules/x.sh", "deepspeed x.py --deepspeed_config configs/hf.json\n");  // not the project's
   const std::string root = t.root.string();
 
@@ -91,13 +87,10 @@ TEST_CASE("a project's scripts give the launcher of each config, with where it w
 
 TEST_CASE("per-file-launcher in [tool.dsls] wins over the launcher and the scripts") {
   TempTree t("dsls-launcher");
-  t.write(".git/HEAD", "ref: refs/heads/main\n");
-  t.write("pyproject.toml",
-          "[tool.dsls]\nlauncher = \"deepspeed\"\nper-file-launcher = { \"configs/hf/*.json\" = \"hf\", "
-          "\"ds_z3*.json\" = \"accelerate\" }\n");
-  t.write("configs/hf/a.json", "{}");
-  t.write("configs/ds_z3_offload.json", "{}");
-  t.write("configs/plain.json", "{}");
+  t.writeAll({{".git/HEAD", "ref: refs/heads/main\n"},
+              {"pyproject.toml", "[tool.dsls]\nlauncher = \"deepspeed\"\nper-file-launcher = { \"configs/hf/*.json\" = "
+                                 "\"hf\", \"ds_z3*.json\" = \"accelerate\" }\n"},
+              {"configs/hf/a.json", "{}"}, {"configs/ds_z3_offload.json", "{}"}, {"configs/plain.json", "{}"}});
   auto launcherOf = [&](const char* rel) {
     return dsls::workspace::resolveSettings((t.root / rel).string(), {}).settings;
   };

@@ -3,7 +3,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include <stdlib.h>
 
@@ -21,6 +23,10 @@ struct TempTree {
   void write(const std::string& rel, const std::string& text) const {
     std::filesystem::create_directories((root / rel).parent_path());
     std::ofstream(root / rel) << text;
+  }
+  // Each (path, text) of `files`.
+  void writeAll(std::initializer_list<std::pair<std::string, std::string>> files) const {
+    for (const auto& [rel, text] : files) write(rel, text);
   }
 };
 

@@ -1,5 +1,9 @@
 #include "analysis/config/config_model.h"
 
+#include <algorithm>
+#include <array>
+#include <cctype>
+
 namespace dsls::config {
 
 std::string_view provenanceLabel(Provenance p) {
@@ -65,6 +69,19 @@ void resolveStage(ZeroModel& z, const analysis::Settings& settings) {
   }
 }
 
+// A value pydantic (v1 and v2 alike) turns into a bool field's value: "true", "off", 1, ...
+std::optional<bool> coercedBool(const json::Node& v) {
+  if (v.kind == json::Kind::Number && v.isInteger && (v.number == 0 || v.number == 1)) return v.number == 1;
+  if (v.kind != json::Kind::String || v.string.size() > 5) return std::nullopt;
+  std::string word(v.string);
+  for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const std::array<std::string_view, 6> yes = {"true", "yes", "on", "1", "t", "y"};
+  static const std::array<std::string_view, 6> no = {"false", "no", "off", "0", "f", "n"};
+  if (std::find(yes.begin(), yes.end(), word) != yes.end()) return true;
+  if (std::find(no.begin(), no.end(), word) != no.end()) return false;
+  return std::nullopt;
+}
+
 Resolved<bool> explicitBool(const json::Node* section, const char* key) {
   Resolved<bool> r;
   if (!section || section->kind != json::Kind::Object) return r;
@@ -73,6 +90,11 @@ Resolved<bool> explicitBool(const json::Node* section, const char* key) {
     if (m->value.kind == json::Kind::Bool) {
       r.value = m->value.boolean;
       r.provenance = Provenance::Explicit;
+    } else if (auto coerced = coercedBool(m->value)) {
+      r.value = coerced;
+      r.provenance = Provenance::Explicit;
+      r.why = std::string(m->value.kind == json::Kind::String ? "the string" : "the number") +
+              " DeepSpeed's config model reads as " + (*coerced ? "true" : "false");
     }
   }
   return r;

@@ -50,6 +50,42 @@ bool isDependencyList(std::string_view fileName) {
   return l.starts_with("requirements") || l.starts_with("constraints") || l.find("requirements") != std::string::npos;
 }
 
+// "torch==2.1.0", "deepspeed>=0.14,<0.15 ; python_version>'3.8'", "accelerate[deepspeed]": one line of a
+// pip requirements file (pip freeze writes only such lines).
+bool isRequirementLine(std::string_view line) {
+  auto nameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; };
+  std::size_t i = 0;
+  while (i < line.size() && nameChar(line[i])) ++i;
+  if (i == 0) return false;
+  if (i < line.size() && line[i] == '[') {
+    const std::size_t close = line.find(']', i);
+    if (close == std::string_view::npos) return false;
+    i = close + 1;
+  }
+  while (i < line.size() && line[i] == ' ') ++i;
+  if (i == line.size() || line[i] == ';' || line[i] == '#') return true;
+  return std::string_view("=<>!~").find(line[i]) != std::string_view::npos;
+}
+
+// Text whose every line is a requirement, a pip option (-r, -e, --index-url) or a comment, with at
+// least one pinned or ranged requirement: a dependency list whatever its name.
+bool textIsDependencyList(std::string_view text) {
+  bool specifier = false;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    start = end + 1;
+    if (line.empty() || line.front() == '#' || line.front() == '-') continue;
+    if (!isRequirementLine(line)) return false;
+    specifier = specifier || line.find_first_of("=<>~") != std::string_view::npos;
+  }
+  return specifier;
+}
+
 }  // namespace
 
 bool nameLooksLikeDsConfig(std::string_view fileName, const Settings& settings) {
@@ -76,7 +112,8 @@ DocumentKind classifyDocument(std::string_view name, std::string_view languageId
     bool named = nameLooksLikeDsConfig(fileName, settings) || nameLooksLikeDsConfig(name, settings);
     return jsonLooksLikeDsConfig(text, named) ? DocumentKind::DsConfig : DocumentKind::Other;
   }
-  if (isDependencyList(fileName)) return DocumentKind::Other;
+  if (isDependencyList(fileName) || (hasExtension(fileName, {".txt"}) && textIsDependencyList(text.substr(0, 64 * 1024))))
+    return DocumentKind::Other;
   if (hasExtension(fileName, {".log", ".txt", ".out", ".err"}) && logs::looksLikeTrainingLog(text.substr(0, 64 * 1024)))
     return DocumentKind::Log;
   return DocumentKind::Other;

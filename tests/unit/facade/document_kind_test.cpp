@@ -236,3 +236,16 @@ TEST_CASE("interleaved tracebacks of several processes are a training log") {
   CHECK(kindOf("out.log", one + "\nDuring handling of the above exception, another exception occurred:\n\n" + one) ==
         DocumentKind::Other);
 }
+
+TEST_CASE("a .txt file of pinned requirements is a dependency list, not a log, whatever its name") {
+  using dsls::analysis::classifyDocument;
+  using dsls::analysis::DocumentKind;
+  const dsls::analysis::Settings none;
+  CHECK(classifyDocument("deps.txt", "", "torch==2.1.0\n", none) == DocumentKind::Other);
+  CHECK(classifyDocument("freeze.txt", "", "# pip freeze\ndeepspeed==0.14.2\naccelerate[deepspeed]>=0.30 ; python_version > '3.8'\n-e .\ntransformers\n", none) ==
+        DocumentKind::Other);
+  // A training log that prints a version line is still a log.
+  CHECK(classifyDocument("run.txt", "",
+                         "torch==2.1.0\n[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+                         none) == DocumentKind::Log);
+}

@@ -103,6 +103,9 @@ Incoming parseError(std::string message) {
 Incoming notValidJson() { return parseError("message body is not valid JSON"); }
 
 bool parseJson(std::string_view body, Json& msg) {
+  // nlohmann's lexer ends the input at a NUL byte, so "{}\0garbage" would pass; JSON allows no
+  // raw NUL anywhere (a string holds one only escaped).
+  if (body.find('\0') != std::string_view::npos) return false;
   MovingDomBuilder builder(msg);
   return Json::sax_parse(body.begin(), body.end(), &builder);
 }

@@ -33,7 +33,7 @@ std::unique_ptr<Reporter> makeReporter(const CheckOptions& o) {
     case OutputFormat::Text: break;
   }
   // Notes below warning are counted, not shown, unless --min-severity or --fail-on asks for them.
-  const bool brief = !o.given.outputSeverity && o.failOn <= analysis::Severity::Warning;
+  const bool brief = !o.given.outputSeverity && leastShownByDefault(o) == analysis::Severity::Warning;
   return makeTextReporter(std::cout, useColor(o.color), o.logReport, brief);
 }
 

@@ -113,9 +113,7 @@ void dropBelow(std::vector<analysis::Finding>& findings, std::optional<analysis:
 // counts what is below warning instead (its brief mode).
 std::optional<analysis::Severity> leastShown(const CheckOptions& options, const workspace::ResolvedSettings& resolved) {
   if (resolved.outputSeverity) return resolved.outputSeverity;
-  // A --fail-on below warning shows what it fails on.
-  const auto least = std::max(analysis::Severity::Warning, options.failOn);
-  if (options.format != OutputFormat::Text) return least;
+  if (options.format != OutputFormat::Text) return leastShownByDefault(options);
   return std::nullopt;
 }
 

@@ -94,6 +94,10 @@ std::string checkUsage() {
   return out + kUsageTail;
 }
 
+analysis::Severity leastShownByDefault(const CheckOptions& o) {
+  return std::max(analysis::Severity::Warning, o.failOn);
+}
+
 std::string severityWord(analysis::Severity s) {
   switch (s) {
     case analysis::Severity::Error: return "error";

@@ -40,6 +40,10 @@ std::variant<CheckOptions, std::string> parseCheckOptions(const std::vector<std:
 // `dsls check --help`: its own options, then one line per setting of analysis/core/setting_table.h.
 std::string checkUsage();
 
-std::string severityWord(analysis::Severity s);  // "error", "warning", "information", "hint"
+std::string severityWord(analysis::Severity s);
+
+// The least severity shown without --min-severity or output-severity: warning, or a --fail-on
+// below it (the output shows what it fails on).
+analysis::Severity leastShownByDefault(const CheckOptions& o);  // "error", "warning", "information", "hint"
 
 }  // namespace dsls::cli

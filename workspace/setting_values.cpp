@@ -10,14 +10,6 @@ namespace {
 using analysis::SettingId;
 using analysis::SettingType;
 
-std::string joinChoices(SettingType type) {
-  std::string out;
-  const auto words = analysis::settingChoices(type);
-  for (std::size_t i = 0; i < words.size(); ++i)
-    out.append(i == 0 ? "" : i + 1 == words.size() ? " or " : ", ").append(words[i]);
-  return out;
-}
-
 SettingProblem shapeProblem(SettingType type) { return {"", "must be " + settingTypeText(type), false}; }
 
 // The string a value of a one-word type holds, or nothing when the raw value is of another shape.
@@ -99,7 +91,7 @@ std::vector<SettingProblem> setGlobLaunchers(const analysis::SettingRow& row, co
     if (glob.empty()) problems.push_back({"", "needs non-empty globs", true});
     else if (!launcher)
       problems.push_back({std::string(".").append(glob),
-                          std::string("'").append(word).append("' is not a launcher; it must be ").append(joinChoices(row.type)),
+                          std::string("'").append(word).append("' is not a launcher; it must be ").append(analysis::settingChoicesText(row.type)),
                           true});
     else into.perFileLauncher.emplace_back(glob, *launcher);
   }
@@ -114,7 +106,7 @@ std::vector<SettingProblem> setRuleLevels(const analysis::SettingRow& row, const
     auto level = parseRuleLevel(levelWord);
     // Appended, not "." + std::string: that trips GCC 12's -Wrestrict false positive (PR 105329).
     const std::string subKey = std::string(".").append(code);
-    if (!level) problems.push_back({subKey, "must be " + joinChoices(SettingType::RuleLevels), false});
+    if (!level) problems.push_back({subKey, "must be " + analysis::settingChoicesText(SettingType::RuleLevels), false});
     else if (auto bad = ruleCodeProblem(code)) problems.push_back({subKey, *bad, true});
     else into.settings.ruleOverrides[code] = *level;
   }
@@ -129,7 +121,7 @@ std::string settingTypeText(SettingType type) {
     case SettingType::PositiveInteger: return "a positive integer";
     case SettingType::Boolean: return "true or false";
     case SettingType::Launcher:
-    case SettingType::Level: return joinChoices(type);
+    case SettingType::Level: return analysis::settingChoicesText(type);
     case SettingType::CodeList: return "a list of rule codes";
     case SettingType::GlobList: return "a list of strings";
     case SettingType::RuleLevels: return "a table of rule code = level";

@@ -102,6 +102,13 @@ Resolved<bool> explicitBool(const json::Node* section, const char* key) {
 
 }  // namespace
 
+std::string normalizedDtype(std::string_view s) {
+  if (s == "fp16" || s == "float16" || s == "half" || s == "torch.float16") return "fp16";
+  if (s == "bf16" || s == "bfloat16" || s == "torch.bfloat16") return "bf16";
+  if (s == "fp32" || s == "float32" || s == "float" || s == "torch.float32") return "fp32";
+  return "";
+}
+
 const json::Member* effectiveBf16(const json::Node& root) {
   if (const json::Member* m = root.find("bf16")) return m;
   return root.find("bfloat16");
@@ -109,14 +116,10 @@ const json::Member* effectiveBf16(const json::Node& root) {
 
 namespace {
 
-bool isFp32Name(std::string_view dtype) {
-  return dtype == "fp32" || dtype == "float32" || dtype == "float" || dtype == "torch.float32";
-}
-
 Bf16OptimizerUse bf16OptimizerUse(const ConfigModel& m) {
   if (!m.root || m.zero.stage.value != 1) return Bf16OptimizerUse::No;
   const json::Member* accum = memberAt(m.root, "data_types.grad_accum_dtype");
-  if (!accum || accum->value.kind != json::Kind::String || !isFp32Name(accum->value.string)) return Bf16OptimizerUse::No;
+  if (!accum || accum->value.kind != json::Kind::String || normalizedDtype(accum->value.string) != "fp32") return Bf16OptimizerUse::No;
   const json::Member* bf16 = effectiveBf16(*m.root);
   const json::Member* enabled = bf16 ? bf16->value.find("enabled") : nullptr;
   if (!enabled) return Bf16OptimizerUse::No;

@@ -56,6 +56,10 @@ struct ConfigModel {
 
 ConfigModel buildModel(const json::Document& doc, const analysis::Settings& settings);
 
+// "fp16", "bf16" or "fp32" for the spellings DeepSpeed's DtypeEnum accepts ("float32",
+// "torch.bfloat16", ...); empty for any other.
+std::string normalizedDtype(std::string_view s);
+
 // The "bf16" section, or its old spelling "bfloat16".
 const json::Member* effectiveBf16(const json::Node& root);
 

@@ -63,6 +63,14 @@ std::span<const std::string_view> settingChoices(SettingType type) {
   }
 }
 
+std::string settingChoicesText(SettingType type) {
+  std::string out;
+  const auto words = settingChoices(type);
+  for (std::size_t i = 0; i < words.size(); ++i)
+    out.append(i == 0 ? "" : i + 1 == words.size() ? " or " : ", ").append(words[i]);
+  return out;
+}
+
 std::string settingName(SettingId id, bool commandLine) {
   const SettingRow& row = settingRow(id);
   if (!commandLine) return "dsls." + std::string(row.editorKey);

@@ -49,6 +49,8 @@ const SettingRow& settingRow(SettingId id);
 
 // The words a value of `type` may take ("hf", "accelerate", "deepspeed"); empty when free-form.
 std::span<const std::string_view> settingChoices(SettingType type);
+// The same as prose: "hf, accelerate or deepspeed".
+std::string settingChoicesText(SettingType type);
 
 // How a message tells the reader to set `id`, in the words of where it is read: the command line
 // names its flag and [tool.dsls] ("--deepspeed-version or deepspeed-version in [tool.dsls]"), the

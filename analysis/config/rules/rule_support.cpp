@@ -187,11 +187,4 @@ std::size_t editDistance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-std::string normalizedDtype(std::string_view s) {
-  if (s == "fp16" || s == "float16" || s == "half" || s == "torch.float16") return "fp16";
-  if (s == "bf16" || s == "bfloat16" || s == "torch.bfloat16") return "bf16";
-  if (s == "fp32" || s == "float32" || s == "float" || s == "torch.float32") return "fp32";
-  return "";
-}
-
 }  // namespace dsls::config::rules

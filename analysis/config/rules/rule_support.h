@@ -78,9 +78,7 @@ std::vector<analysis::TextEdit> moveMember(std::string_view text, const json::No
 // Replaces a whole member (key and value) with new member text `"key": value`.
 analysis::TextEdit replaceMember(const json::Member& member, std::string newMemberText);
 
-// "fp16", "bf16" or "fp32" for a spelling DeepSpeed's DtypeEnum accepts ("half", "bfloat16",
-// "torch.float32", ...); "" for anything else.
-std::string normalizedDtype(std::string_view s);
+using config::normalizedDtype;  // config_model.h
 
 // ASCII lower case, for DeepSpeed's case-insensitive enum values.
 std::string lower(std::string_view s);

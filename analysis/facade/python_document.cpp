@@ -66,7 +66,9 @@ std::shared_ptr<const PythonConfigs> analyzePython(std::string_view text, const 
   for (auto& dict : python::findConfigDicts(text, projectionIsConfig)) {
     PythonConfig c;
     c.analysis = std::make_shared<ConfigAnalysis>(std::make_shared<const std::string>(dict.json), settings, cancel);
-    for (const Finding& f : c.analysis->findings()) c.findings.push_back(findingInSource(f, dict.map));
+    // Unknown values are what Python code is made of: the template notice of a JSON file says nothing here.
+    for (const Finding& f : c.analysis->findings())
+      if (f.code != "config-template") c.findings.push_back(findingInSource(f, dict.map));
     c.dict = std::move(dict);
     out->configs.push_back(std::move(c));
   }

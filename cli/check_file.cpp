@@ -5,6 +5,7 @@
 #include "analysis/facade/document_kind.h"
 #include "analysis/facade/log_document.h"
 #include "analysis/facade/log_stream.h"
+#include "analysis/facade/python_document.h"
 #include "cli/file_source.h"
 #include "cli/fixer.h"
 #include "cli/unified_diff.h"
@@ -163,12 +164,14 @@ FileOutcome checkPython(const InputFile& input, const std::string& readPath, con
   std::string error;
   auto text = readWholeFile(readPath, kMaxConfigBytes, error);
   if (!text) return input.named ? failed(error) : FileOutcome{};
-  if (analysis::classifyDocument(name, "python", *text, options.given.settings) != analysis::DocumentKind::PythonConfig)
-    return input.named ? skipped("no DeepSpeed config dict in it") : FileOutcome{};
+  auto notConfig = [&] { return input.named ? skipped("no DeepSpeed config dict in it") : FileOutcome{}; };
+  if (!analysis::pythonMayHoldConfig(*text)) return notConfig();
   workspace::ResolvedSettings resolved = workspace::resolveSettings(name, options.given, !options.isolated);
   showProblems(resolved, context);
   if (!resolved.errors.empty()) return failed("not checked: " + resolved.projectFile + " [tool.dsls] has invalid values");
+  // Parsed once: a text the prefilter passes is analysed as a Python config, Other when it holds none.
   auto analysis = analysis::analyzeDocument(name, "python", *text, resolved.settings, analysis::DocumentKind::PythonConfig);
+  if (analysis->kind != analysis::DocumentKind::PythonConfig) return notConfig();
   FileOutcome out;
   out.status = FileStatus::Checked;
   FileReport& r = out.report;

@@ -47,8 +47,10 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::s
       break;
     }
     case DocumentKind::PythonConfig: {
+      // Told it is one (dsls check after its prefilter) but holding no config dict: left alone.
       result->python = analyzePython(*text, settings, cancel);
-      result->findings = pythonFindings(*result->python);
+      if (result->python) result->findings = pythonFindings(*result->python);
+      else result->kind = DocumentKind::Other;
       break;
     }
     case DocumentKind::Other: break;

@@ -55,6 +55,8 @@ const PythonConfig* configAt(const PythonConfigs& p, std::size_t offset) {
 
 }  // namespace
 
+bool pythonMayHoldConfig(std::string_view text) { return python::mentionsDeepSpeedKey(text); }
+
 bool pythonHoldsConfig(std::string_view text) {
   return python::mentionsDeepSpeedKey(text) && !python::findConfigDicts(text, projectionIsConfig).empty();
 }
@@ -62,7 +64,7 @@ bool pythonHoldsConfig(std::string_view text) {
 std::shared_ptr<const PythonConfigs> analyzePython(std::string_view text, const Settings& settings,
                                                    const Cancellation& cancel) {
   auto out = std::make_shared<PythonConfigs>();
-  if (!python::mentionsDeepSpeedKey(text)) return out;
+  if (!python::mentionsDeepSpeedKey(text)) return nullptr;
   for (auto& dict : python::findConfigDicts(text, projectionIsConfig)) {
     PythonConfig c;
     c.analysis = std::make_shared<ConfigAnalysis>(std::make_shared<const std::string>(dict.json), settings, cancel);
@@ -72,6 +74,7 @@ std::shared_ptr<const PythonConfigs> analyzePython(std::string_view text, const 
     c.dict = std::move(dict);
     out->configs.push_back(std::move(c));
   }
+  if (out->configs.empty()) return nullptr;
   return out;
 }
 

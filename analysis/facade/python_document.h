@@ -18,7 +18,11 @@ struct PythonConfigs;  // python_document.cpp
 
 // Whether a Python text holds a config dict (a cheap prefilter first, then the parse).
 bool pythonHoldsConfig(std::string_view text);
+// The prefilter alone: whether the text names a key only a DeepSpeed config has. A text for
+// which it is false holds no config; one for which it is true may.
+bool pythonMayHoldConfig(std::string_view text);
 
+// Null when the text holds no config dict.
 std::shared_ptr<const PythonConfigs> analyzePython(std::string_view text, const Settings& settings,
                                                    const Cancellation& cancel);
 // Every config's findings, in Python offsets, merged in source order (before rule overrides).

@@ -178,6 +178,8 @@ FileOutcome checkPython(const InputFile& input, const std::string& readPath, con
   r.path = input.path;
   r.kind = analysis::DocumentKind::PythonConfig;
   r.findings = analysis->findings;
+  for (auto& f : r.findings)
+    for (auto& fix : f.fixes) fix.safe = false;  // shown, not applied: --fix does not write Python
   std::erase_if(r.findings, [&](const analysis::Finding& f) {
     return !workspace::codeSelected(f.code, resolved.select, resolved.ignore);
   });

@@ -2,6 +2,7 @@
 
 #include "analysis/config/config_analysis.h"
 #include "analysis/config/config_features.h"
+#include "analysis/facts/rule_id.h"
 #include "analysis/facade/config_detection.h"
 #include "analysis/python/config_dicts.h"
 
@@ -70,7 +71,7 @@ std::shared_ptr<const PythonConfigs> analyzePython(std::string_view text, const 
     c.analysis = std::make_shared<ConfigAnalysis>(std::make_shared<const std::string>(dict.json), settings, cancel);
     // Unknown values are what Python code is made of: the template notice of a JSON file says nothing here.
     for (const Finding& f : c.analysis->findings())
-      if (f.code != "config-template") c.findings.push_back(findingInSource(f, dict.map));
+      if (f.code != config::ruleCode(config::RuleId::ConfigTemplate)) c.findings.push_back(findingInSource(f, dict.map));
     c.dict = std::move(dict);
     out->configs.push_back(std::move(c));
   }

@@ -9,7 +9,7 @@
 set -euo pipefail
 
 profile=${1:-build}
-packages=(build-essential cmake pkg-config git
+packages=(build-essential cmake pkg-config git libtree-sitter-dev
           nlohmann-json3-dev libboost-dev libre2-dev libfmt-dev doctest-dev libtomlplusplus-dev)
 if [[ $profile == test || $profile == package ]]; then
   packages+=(python3 python3-venv nodejs npm lintian pre-commit)

@@ -2,6 +2,7 @@
 
 #include "analysis/config/config_analysis.h"
 #include "analysis/facade/log_document.h"
+#include "analysis/facade/python_document.h"
 
 #include <algorithm>
 
@@ -43,6 +44,13 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::s
     case DocumentKind::Log: {
       result->log = analyzeLog(*text, settings, cancel);
       result->findings = logFindings(*result->log, result->name);
+      break;
+    }
+    case DocumentKind::PythonConfig: {
+      // Told it is one (dsls check after its prefilter) but holding no config dict: left alone.
+      result->python = analyzePython(*text, settings, cancel);
+      if (result->python) result->findings = pythonFindings(*result->python);
+      else result->kind = DocumentKind::Other;
       break;
     }
     case DocumentKind::Other: break;

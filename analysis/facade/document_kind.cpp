@@ -1,6 +1,7 @@
 #include "analysis/facade/document_kind.h"
 
 #include "analysis/facade/config_detection.h"
+#include "analysis/facade/python_document.h"
 #include "analysis/logs/analyze.h"
 
 #include <fnmatch.h>
@@ -112,6 +113,8 @@ DocumentKind classifyDocument(std::string_view name, std::string_view languageId
     bool named = nameLooksLikeDsConfig(fileName, settings) || nameLooksLikeDsConfig(name, settings);
     return jsonLooksLikeDsConfig(text, named) ? DocumentKind::DsConfig : DocumentKind::Other;
   }
+  if (languageId == "python" || hasExtension(fileName, {".py"}))
+    return pythonHoldsConfig(text) ? DocumentKind::PythonConfig : DocumentKind::Other;
   if (isDependencyList(fileName) || (hasExtension(fileName, {".txt"}) && textIsDependencyList(text.substr(0, 64 * 1024))))
     return DocumentKind::Other;
   if (hasExtension(fileName, {".log", ".txt", ".out", ".err"}) && logs::looksLikeTrainingLog(text.substr(0, 64 * 1024)))

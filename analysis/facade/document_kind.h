@@ -8,7 +8,8 @@
 
 namespace dsls::analysis {
 
-enum class DocumentKind { DsConfig, Log, Other };
+// PythonConfig: a Python source that builds one or more ds_configs as dicts.
+enum class DocumentKind { DsConfig, Log, PythonConfig, Other };
 
 // `name` is a path or URI (only its last segment and extension matter); `languageId` may be empty.
 DocumentKind classifyDocument(std::string_view name, std::string_view languageId, std::string_view text,

@@ -921,6 +921,31 @@ class LargeLog(CliTest):
 PROJECT = HERE.parent / "fixtures" / "projects" / "hf_trainer"
 
 
+class Python(CliTest):
+    """Config dicts in Python sources (tests/fixtures/python): found in a folder walk, near misses left alone."""
+
+    def setUp(self):
+        super().setUp()
+        self.work = self.tmp / "python"
+        copy_tree(HERE.parent / "fixtures" / "python", self.work)
+
+    def test_folder_golden(self):
+        r = run(["--color", "never", "--min-severity", "hint", "."], cwd=self.work)
+        compare_golden(self, "python/folder.txt", normalise(r.stdout.decode()))
+        self.assertEqual(r.returncode, 1, r.stderr.decode())  # the race in scripts/pretrain_zero2.py
+        r, doc = self.check_json(["."], cwd=self.work)
+        checked = sorted(f["path"] for f in doc["files"])
+        # The near misses (HF training arguments, a dict with one DeepSpeed-like key) are no configs.
+        self.assertEqual(checked, ["deepspeed_chat/ds_utils.py", "scripts/pretrain_zero2.py"])
+        self.assertEqual({f["kind"] for f in doc["files"]}, {"python_config"})
+        race = [x for f in doc["files"] for x in f["findings"] if x["code"] == "overlap-comm-race"]
+        self.assertEqual(len(race), 1)
+
+    def test_named_file_without_a_config_is_skipped_with_the_reason(self):
+        r = run(["--color", "never", "near_miss/one_key.py"], cwd=self.work)
+        self.assertIn("no DeepSpeed config dict in it", r.stdout.decode() + r.stderr.decode())
+
+
 class Project(CliTest):
     """A Hugging Face Trainer project, copied where no .git is above it (as rsynced to a cluster)."""
 

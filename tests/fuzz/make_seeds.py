@@ -143,6 +143,8 @@ def main():
         seeds.add("fuzz_positions", data[:3000] + b"\x00" + bytes(range(1, 40)))
     for name, data in logs.items():
         seeds.add("fuzz_logs", data[:65536])
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "fixtures", "python", "**", "*.py"), recursive=True)):
+        seeds.add("fuzz_python", b"\x07" + read(path))
     seeds.add("fuzz_positions", "a\r\nb\u00e9\U0001F600\n\r\n\xff\xfe x\n".encode("utf-8", "surrogateescape") +
               b"\xc3\n\xed\xa0\x80\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a")
     seeds.add("fuzz_positions", b"\x00")

@@ -32,6 +32,10 @@ export function buildDocumentSelector(configGlobs: readonly string[], detectByCo
     }
     filters.push({ scheme, language: 'log' });
   }
+  // Python sources that build a ds_config as a dict. Only once the client runs (a JSON, log or
+  // .txt document started it): opening a Python file does not start the server. The server looks
+  // for a DeepSpeed key before it parses and publishes nothing for a file without a config dict.
+  if (detectByContent) filters.push({ scheme: 'file', language: 'python' });
   // Plain-text training logs saved as .txt; the server ignores ones without log content.
   filters.push({ scheme: 'file', language: 'plaintext', pattern: '**/*.txt' });
   return filters;

@@ -13,6 +13,7 @@ test('with content detection every JSON document goes to the server', () => {
   assert.ok(filters.some((f) => f.scheme === 'file' && f.language === 'json' && f.pattern === undefined));
   assert.ok(filters.some((f) => f.scheme === 'untitled' && f.language === 'jsonc' && f.pattern === undefined));
   assert.ok(!filters.some((f) => f.pattern === '**/*ds_config*.json'));
+  assert.ok(filters.some((f) => f.scheme === 'file' && f.language === 'python'));
 });
 
 test('without content detection only the globs select JSON documents', () => {
@@ -27,4 +28,5 @@ test('logs are selected by language and .txt files by pattern', () => {
   assert.ok(filters.some((f) => f.language === 'log' && f.scheme === 'file'));
   assert.ok(filters.some((f) => f.language === 'plaintext' && f.pattern === '**/*.txt'));
   assert.ok(!filters.some((f) => f.language === 'json'));
+  assert.ok(!filters.some((f) => f.language === 'python'));
 });

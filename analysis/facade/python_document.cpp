@@ -1,0 +1,131 @@
+#include "analysis/facade/python_document.h"
+
+#include "analysis/config/config_analysis.h"
+#include "analysis/config/config_features.h"
+#include "analysis/facts/rule_id.h"
+#include "analysis/facade/config_detection.h"
+#include "analysis/python/config_dicts.h"
+
+#include <algorithm>
+
+namespace dsls::analysis {
+
+struct PythonConfig {
+  python::ProjectedDict dict;
+  std::shared_ptr<const ConfigAnalysis> analysis;
+  std::vector<Finding> findings;  // in Python offsets; fixes whose edits do not map are left out
+};
+
+struct PythonConfigs {
+  std::vector<PythonConfig> configs;
+};
+
+namespace {
+
+// The same rule as for a JSON document that no name marks as a config.
+bool projectionIsConfig(std::string_view json) { return jsonLooksLikeDsConfig(json, false); }
+
+std::optional<Fix> fixInSource(const Fix& fix, const python::SourceMap& map) {
+  Fix out = fix;
+  out.edits.clear();
+  for (const TextEdit& e : fix.edits) {
+    auto mapped = map.toSource(e);
+    if (!mapped) return std::nullopt;
+    out.edits.push_back(std::move(*mapped));
+  }
+  return out;
+}
+
+Finding findingInSource(const Finding& f, const python::SourceMap& map) {
+  Finding out = f;
+  out.range = map.toSource(f.range);
+  for (auto& r : out.related)
+    if (r.document.empty()) r.range = map.toSource(r.range);
+  out.fixes.clear();
+  for (const Fix& fix : f.fixes)
+    if (auto mapped = fixInSource(fix, map)) out.fixes.push_back(std::move(*mapped));
+  return out;
+}
+
+// The config whose dict holds `offset`.
+const PythonConfig* configAt(const PythonConfigs& p, std::size_t offset) {
+  for (const auto& c : p.configs)
+    if (c.dict.source.begin <= offset && offset < c.dict.source.end) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+bool pythonMayHoldConfig(std::string_view text) { return python::mentionsDeepSpeedKey(text); }
+
+bool pythonHoldsConfig(std::string_view text) {
+  return python::mentionsDeepSpeedKey(text) && !python::findConfigDicts(text, projectionIsConfig).empty();
+}
+
+std::shared_ptr<const PythonConfigs> analyzePython(std::string_view text, const Settings& settings,
+                                                   const Cancellation& cancel) {
+  auto out = std::make_shared<PythonConfigs>();
+  if (!python::mentionsDeepSpeedKey(text)) return nullptr;
+  for (auto& dict : python::findConfigDicts(text, projectionIsConfig)) {
+    PythonConfig c;
+    c.analysis = std::make_shared<ConfigAnalysis>(std::make_shared<const std::string>(dict.json), settings, cancel);
+    // Unknown values are what Python code is made of: the template notice of a JSON file says nothing here.
+    for (const Finding& f : c.analysis->findings())
+      if (f.code != config::ruleCode(config::RuleId::ConfigTemplate)) c.findings.push_back(findingInSource(f, dict.map));
+    c.dict = std::move(dict);
+    out->configs.push_back(std::move(c));
+  }
+  if (out->configs.empty()) return nullptr;
+  return out;
+}
+
+std::vector<Finding> pythonFindings(const PythonConfigs& p) {
+  std::vector<Finding> all;
+  for (const auto& c : p.configs) all.insert(all.end(), c.findings.begin(), c.findings.end());
+  return all;
+}
+
+std::optional<HoverInfo> pythonHover(const PythonConfigs& p, std::size_t offset) {
+  const PythonConfig* c = configAt(p, offset);
+  if (!c || c->analysis->syntaxOnly()) return std::nullopt;
+  auto json = c->dict.map.toJson(offset);
+  if (!json) return std::nullopt;
+  auto hover = config::hover(*c->analysis, c->analysis->findings(), *json);
+  if (hover) hover->range = c->dict.map.toSource(hover->range);
+  return hover;
+}
+
+std::vector<Action> pythonActions(const PythonConfigs& p, TextRange selection) {
+  std::vector<Action> out;
+  std::size_t firstFinding = 0;  // where this config's findings start in the merged list
+  for (const auto& c : p.configs) {
+    auto json = c.dict.map.toJson(selection);
+    if (json) {
+      for (Action a : config::actions(*c.analysis, c.analysis->findings(), *json)) {
+        std::vector<TextEdit> edits;
+        for (const TextEdit& e : a.edits)
+          if (auto mapped = c.dict.map.toSource(e)) edits.push_back(std::move(*mapped));
+        if (edits.size() != a.edits.size() || edits.empty()) continue;
+        a.edits = std::move(edits);
+        for (auto& i : a.findings) i += firstFinding;
+        out.push_back(std::move(a));
+      }
+    }
+    firstFinding += c.findings.size();
+  }
+  return out;
+}
+
+std::vector<InlayHintInfo> pythonInlayHints(const PythonConfigs& p, TextRange visible) {
+  std::vector<InlayHintInfo> out;
+  for (const auto& c : p.configs) {
+    if (c.analysis->syntaxOnly()) continue;
+    for (InlayHintInfo h : config::inlayHints(*c.analysis, {0, c.dict.json.size()})) {
+      h.offset = c.dict.map.toSource(TextRange{h.offset > 0 ? h.offset - 1 : 0, h.offset}).end;
+      if (h.offset >= visible.begin && h.offset <= visible.end) out.push_back(std::move(h));
+    }
+  }
+  return out;
+}
+
+}  // namespace dsls::analysis

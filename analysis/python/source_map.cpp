@@ -1,0 +1,99 @@
+#include "analysis/python/source_map.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace dsls::python {
+namespace {
+
+using analysis::TextRange;
+
+// The first segment whose JSON token ends after `at` (the one `at` is in, or the next).
+template <class Segments>
+auto segmentAtOrAfter(const Segments& segments, std::size_t at) {
+  return std::upper_bound(segments.begin(), segments.end(), at,
+                          [](std::size_t offset, const Segment& s) { return offset < s.json.end; });
+}
+
+}  // namespace
+
+std::size_t SourceMap::sourceBegin(std::size_t json) const {
+  auto it = segmentAtOrAfter(segments_, json);
+  if (it == segments_.end()) return segments_.empty() ? 0 : segments_.back().source.end;
+  if (json <= it->json.begin) return it->source.begin;
+  return std::min(it->source.begin + (json - it->json.begin), it->source.end);
+}
+
+std::size_t SourceMap::sourceEnd(std::size_t json) const {
+  auto it = segmentAtOrAfter(segments_, json);
+  if (it != segments_.end() && json > it->json.begin)
+    return std::min(it->source.begin + (json - it->json.begin), it->source.end);
+  if (it == segments_.begin()) return segments_.empty() ? 0 : it->source.begin;
+  return std::prev(it)->source.end;
+}
+
+TextRange SourceMap::toSource(TextRange json) const {
+  const std::size_t begin = sourceBegin(json.begin);
+  if (json.end <= json.begin) return {begin, begin};
+  return {begin, std::max(begin, sourceEnd(json.end))};
+}
+
+std::optional<std::size_t> SourceMap::toJson(std::size_t source) const {
+  for (const Segment& s : segments_)
+    if (source >= s.source.begin && source < s.source.end)
+      return std::min(s.json.begin + (source - s.source.begin), s.json.end - 1);
+  return std::nullopt;
+}
+
+std::optional<TextRange> SourceMap::toJson(TextRange source) const {
+  std::optional<TextRange> out;
+  for (const Segment& s : segments_) {
+    const bool touches = s.source.begin < std::max(source.end, source.begin + 1) && source.begin < s.source.end;
+    if (!touches) continue;
+    if (!out) out = s.json;
+    out->begin = std::min(out->begin, s.json.begin);
+    out->end = std::max(out->end, s.json.end);
+  }
+  return out;
+}
+
+// The source offset of a JSON offset that is a token's begin or end; none inside a token or
+// between two tokens that are not adjacent in the source.
+std::optional<std::size_t> SourceMap::boundary(std::size_t json) const {
+  for (const Segment& s : segments_) {
+    if (s.json.begin == json) return s.source.begin;
+    if (s.json.end == json) return s.source.end;
+  }
+  return std::nullopt;
+}
+
+std::optional<analysis::TextEdit> SourceMap::toSource(const analysis::TextEdit& edit) const {
+  auto begin = boundary(edit.range.begin);
+  auto end = boundary(edit.range.end);
+  if (!begin || !end || *end < *begin) return std::nullopt;
+  return analysis::TextEdit{{*begin, *end}, pythonSpelling(edit.newText)};
+}
+
+std::string pythonSpelling(std::string_view json) {
+  std::string out;
+  bool inString = false;
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (inString) {
+      out += c;
+      if (c == '\\' && i + 1 < json.size()) out += json[++i];
+      else if (c == '"') inString = false;
+      continue;
+    }
+    const std::string_view rest = json.substr(i);
+    const bool wordStart = i == 0 || !std::isalnum(static_cast<unsigned char>(json[i - 1]));
+    if (wordStart && rest.starts_with("true")) out += "True", i += 3;
+    else if (wordStart && rest.starts_with("false")) out += "False", i += 4;
+    else if (wordStart && rest.starts_with("null")) out += "None", i += 3;
+    else out += c;
+    inString = c == '"';
+  }
+  return out;
+}
+
+}  // namespace dsls::python

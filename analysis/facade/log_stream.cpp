@@ -8,6 +8,7 @@ namespace dsls::analysis {
 struct LogStream::State {
   logs::LogAnalyzer analyzer;
   logs::LineSplitter splitter;
+  bool fedAny = false;
 
   explicit State(logs::AnalyzerOptions options)
       : analyzer(std::move(options)),
@@ -19,7 +20,11 @@ LogStream::LogStream(const Settings& settings)
 
 LogStream::~LogStream() = default;
 
-void LogStream::feed(std::string_view chunk) { state_->splitter.feed(chunk); }
+void LogStream::feed(std::string_view chunk) {
+  if (!state_->fedAny) state_->analyzer.learnProcessTags(chunk.substr(0, std::size_t{256} << 10));
+  state_->fedAny = true;
+  state_->splitter.feed(chunk);
+}
 
 bool LogStream::nextLineStart(std::size_t& offset, std::size_t& line) const {
   std::size_t before = 0;

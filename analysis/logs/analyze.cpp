@@ -61,8 +61,14 @@ void LineSplitter::finish() {
   partial_.shrink_to_fit();
 }
 
+namespace {
+// The bytes a log's per-process tags are learned from before its first line.
+constexpr std::size_t kProcessTagHead = std::size_t{256} << 10;
+}  // namespace
+
 LogReport analyzeText(std::string_view text, const AnalyzerOptions& options, const analysis::Cancellation& cancel) {
   LogAnalyzer analyzer(options);
+  analyzer.learnProcessTags(text.substr(0, kProcessTagHead));
   LineSplitter splitter([&](std::string_view line, std::size_t offset) { analyzer.addLine(line, offset); });
   // In slices, so that a superseded analysis of a large log stops within one slice.
   constexpr std::size_t kSlice = std::size_t{1} << 20;
@@ -78,10 +84,13 @@ LogReport analyzeStream(std::istream& in, const AnalyzerOptions& options) {
   LogAnalyzer analyzer(options);
   LineSplitter splitter([&](std::string_view line, std::size_t offset) { analyzer.addLine(line, offset); });
   std::vector<char> chunk(std::size_t{1} << 20);
+  bool first = true;
   while (in) {
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
     const std::streamsize got = in.gcount();
     if (got <= 0) break;
+    if (first) analyzer.learnProcessTags(std::string_view(chunk.data(), static_cast<std::size_t>(got)).substr(0, kProcessTagHead));
+    first = false;
     splitter.feed(std::string_view(chunk.data(), static_cast<std::size_t>(got)));
   }
   splitter.finish();

@@ -16,6 +16,7 @@
 #include "analysis/logs/fingerprints/fingerprints.h"
 #include "analysis/logs/lines/line_literals.h"
 #include "analysis/logs/lines/line_prefix.h"
+#include "analysis/logs/lines/process_tags.h"
 #include "analysis/logs/log_analyzer.h"
 #include "analysis/logs/report/log_report.h"
 
@@ -27,6 +28,8 @@ inline constexpr std::string_view kNcclInitFamily = "nccl-debug pid mapped by it
 inline constexpr std::string_view kTorchrunSummaryFamily = "torchrun summary";
 // The rank of a line of a job of several files, taken from its file's path.
 inline constexpr std::string_view kFileNameFamily = "the rank in the file's path";
+// A per-process tag the prefix table does not know, learned from the log (process_tags.h).
+inline constexpr std::string_view kProcessTagFamily = "a per-process tag learned from the log";
 
 namespace limits {
 constexpr std::size_t kEvidencePerFinding = 12;
@@ -248,6 +251,8 @@ struct LogAnalyzer::State {
   std::vector<FpMatch> matches;
   MatchMemo matchMemo{matcher};
   PrefixMemo prefixMemo;
+  ProcessTags processTags;
+  bool processTagsLearned = false;  // learned from the log's head before its first line
   LineLiteralMemo literalMemo;
   WrapCandidate wrap;
   RichExceptionCandidate richException;

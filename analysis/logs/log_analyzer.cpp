@@ -269,6 +269,21 @@ std::size_t findStream(State& s, const PrefixView& pv) {
   return s.lastStream = s.streams.size() - 1;
 }
 
+// The line's prefixes, after the log's own per-process tag when it has one; while the tags
+// are still being learned from the lines themselves, this line teaches them too.
+PrefixView parseWithProcessTag(State& s, std::string_view clean) {
+  const std::optional<TagMatch> tag = s.processTags.match(clean);
+  PrefixView pv = parsePrefixView(tag ? clean.substr(tag->length) : clean, &s.prefixMemo);
+  if (tag && !pv.rank) {
+    pv.rank = tag->process;
+    pv.rankSource = RankSource::ProcessTag;
+    pv.rankFamily = kProcessTagFamily;
+  }
+  if (!s.processTagsLearned && s.processTags.learning())
+    s.processTags.observe(clean, pv.rank || pv.localRank || !pv.host.empty());
+  return pv;
+}
+
 // An NCCL debug line names a process (host:pid) and a device, not a rank; the process's
 // Init line maps it to one.
 void resolveNcclProcessRank(State& s, PrefixView& pv) {
@@ -478,7 +493,7 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset) {
   ++s.lineNo;
   s.bytes = std::max(s.bytes, byteOffset + line.size());
   const std::string_view clean = text::stripAnsi(line, s.ansiScratch);
-  PrefixView pv = parsePrefixView(clean, &s.prefixMemo);
+  PrefixView pv = parseWithProcessTag(s, clean);
   resolveNcclProcessRank(s, pv);
   if (s.origin) applyOrigin(*s.origin, pv);
   s.lineTime.reset();
@@ -550,6 +565,24 @@ void LogAnalyzer::addLine(std::string_view line, std::size_t byteOffset, const L
 }
 
 void LogAnalyzer::setFiles(std::vector<std::string> paths) { state_->files = std::move(paths); }
+
+void LogAnalyzer::learnProcessTags(std::string_view head) {
+  State& s = *state_;
+  if (s.lineNo > 0) return;
+  std::string scratch;
+  std::size_t at = 0;
+  while (at < head.size() && s.processTags.learning()) {
+    std::size_t end = head.find('\n', at);
+    if (end == std::string_view::npos) break;  // a cut last line is left out
+    std::string_view line = head.substr(at, end - at);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const std::string_view clean = text::stripAnsi(line, scratch);
+    const PrefixView pv = parsePrefixView(clean);
+    s.processTags.observe(clean, pv.rank || pv.localRank || !pv.host.empty());
+    at = end + 1;
+  }
+  s.processTagsLearned = true;
+}
 
 LogReport LogAnalyzer::finish() {
   State& s = *state_;

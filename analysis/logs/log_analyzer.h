@@ -62,6 +62,10 @@ class LogAnalyzer {
   void addLine(std::string_view line, std::size_t byteOffset, const LineOrigin& origin);
   // The job's file paths, indexed by LineOrigin::file; call before the first line.
   void setFiles(std::vector<std::string> paths);
+  // Learns the log's own per-process tags (process_tags.h) from its first bytes, so that they
+  // count from the first line; call before the first line. Without it they are learned from
+  // the lines as they come, and count from the line that settles them.
+  void learnProcessTags(std::string_view head);
   LogReport finish();
 
   AnalyzerStateSize stateSize() const;

@@ -13,9 +13,18 @@ namespace dsls::logs::detail {
 namespace {
 
 std::string rankSourceNote(RankSource source) {
-  return source == RankSource::LocalPrefix
-             ? " (torchrun's prefix gives the local rank, which equals the global rank only on a single node)"
-             : "";
+  switch (source) {
+    case RankSource::LocalPrefix:
+      return " (torchrun's prefix gives the local rank, which equals the global rank only on a single node)";
+    case RankSource::ProcessTag:
+      return " (a per-process tag learned from this log: lines carry it with a small number that varies, which is "
+             "the launcher's number for the process; srun --label and MPI launchers number processes by global "
+             "rank, other wrappers may not)";
+    case RankSource::None:
+    case RankSource::Global:
+      break;
+  }
+  return "";
 }
 
 std::string fileRankNote(RankSource source) {
@@ -64,9 +73,11 @@ RootRank rankFromFirstLine(const State& s, const Accumulator& root, const Watchd
   out.scope = RankScope::One;
   const bool fromFile = root.firstRankFamily == kFileNameFamily;
   const bool fromSummary = root.firstRankFamily == kTorchrunSummaryFamily;
+  const bool fromTag = root.firstRankSource == RankSource::ProcessTag;
   out.reason = fmt::format("The first {} line ({}) {} {}{}{}.", root.id, firstLineRef(s, root),
                            fromFile      ? "is in the file of rank"
                            : fromSummary ? "is torchrun's failure-summary entry for rank"
+                           : fromTag     ? "carries the process tag of process"
                                          : "carries the prefix of rank",
                            *root.firstRank, fromFile || fromSummary ? "" : rankEvidenceNote(root),
                            fromFile ? fileRankNote(root.firstRankSource) : rankSourceNote(root.firstRankSource));

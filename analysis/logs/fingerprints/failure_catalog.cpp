@@ -83,6 +83,31 @@ const Entry kEntries[] = {
        "With CUDA_LAUNCH_BLOCKING=1 the traceback names the faulting kernel; after the fix the same steps run "
        "on that rank without the error.",
        "", ""},
+      {FailureId::CudaLaunchFailure, "CUDA unspecified launch failure (a kernel died on the device)",
+       Severity::Error, Tier::Primary, false,
+       "A kernel on this rank stopped on the GPU without a more specific error: a memory fault the driver "
+       "could not classify, a kernel killed by the GPU's watchdog, or a hardware or driver error (an Xid in "
+       "the kernel log). CUDA reports it at a later call, often in the NCCL watchdog, and the fault is sticky: "
+       "every later CUDA call on this process fails the same way, so only the first report is the cause. The "
+       "other ranks then wait in their next collective and time out.",
+       "Look at the node's kernel log for an Xid on that GPU (a hardware or driver fault: drain the node, "
+       "reset the GPU). Without one, reproduce with CUDA_LAUNCH_BLOCKING=1 to see the kernel, and check custom "
+       "or fused kernels (flash-attention, Triton, DeepSpeed ops) built for another torch or CUDA version.",
+       "`dmesg -T | grep -i xid` on the node; with CUDA_LAUNCH_BLOCKING=1 the traceback names the kernel, and "
+       "after the fix the same steps run on that rank without the error.",
+       "", ""},
+      {FailureId::Segfault, "Worker crashed with a segmentation fault (SIGSEGV)", Severity::Error, Tier::Primary,
+       false,
+       "The process touched memory it does not own in native code (a C++ or CUDA extension, a library built "
+       "for another torch or Python, a data-loader worker, NCCL or MPI itself) and the kernel ended it with "
+       "SIGSEGV. Python prints no exception for it; the other ranks then fail in their next collective.",
+       "Find the native frame that crashed: run the rank with `python -X faulthandler` (or "
+       "PYTHONFAULTHANDLER=1) for the Python stack, or under gdb for the C++ one. Rebuild compiled extensions "
+       "(DeepSpeed ops, flash-attention, apex) against the installed torch, and try num_workers=0 to rule out "
+       "the data loader.",
+       "With PYTHONFAULTHANDLER=1 the crashing rank prints the stack of the call that faults; after the fix "
+       "the run passes that step.",
+       "", ""},
       {FailureId::CudaDeviceAssert, "CUDA device-side assertion failed (a sticky fault)", Severity::Error,
        Tier::Primary, false,
        "A kernel on this rank checked a condition on its inputs and it failed, most often an index out of "
@@ -128,6 +153,36 @@ const Entry kEntries[] = {
        "legitimately slow.",
        "Rerun with `TORCH_DISTRIBUTED_DEBUG=DETAIL NCCL_DEBUG=INFO` and compare SeqNum and OpType across the "
        "ranks' timeout lines.",
+       "", ""},
+      {FailureId::HcclTimeout, "HCCL collective timed out (Ascend NPU)", Severity::Error, Tier::Collateral, false,
+       "On Ascend NPUs the collectives run on HCCL. A rank that reports an HCCL timeout (EI0002 a notify wait, "
+       "EI0006 a socket wait in which the remote rank did not send its data in time, an fftsplus task that "
+       "ended with `hccl fftsplus timeout`) was waiting for peers: another rank died, stopped calling "
+       "collectives, or the network between them failed. It is the same situation as an NCCL watchdog "
+       "timeout on GPUs.",
+       "Find the rank that stopped first (its own error, or the rank missing from the timeout lines) and fix "
+       "that failure. Raise HCCL_EXEC_TIMEOUT / HCCL_CONNECT_TIMEOUT only for phases that are legitimately "
+       "slow.",
+       "Collect every rank's plog (ASCEND_PROCESS_LOG_PATH) and compare where each rank stopped.",
+       "", ""},
+      {FailureId::NpuStreamSyncTimeout, "NPU stream synchronisation timed out (Ascend NPU)", Severity::Error,
+       Tier::Collateral, false,
+       "The device did not finish the work queued on its streams in time (EE1002 `Stream synchronize "
+       "timeout`, `rtDeviceSynchronize execute failed`). During distributed training this is most often a "
+       "collective on the stream waiting for a rank that stopped; otherwise a kernel that hangs on the device.",
+       "Look for the rank that failed first and fix that failure; with no such rank, check the device's own "
+       "log in the Ascend plog for the task that did not finish.",
+       "Rerun with ASCEND_LAUNCH_BLOCKING=1 on one node to find the operator that does not finish.",
+       "", ""},
+      {FailureId::MpiInitFailed, "MPI initialisation failed", Severity::Error, Tier::Primary, false,
+       "The process could not start MPI (MPI_Init or MPI_Init_thread failed): the MPI runtime of the launcher "
+       "and the one the job's Python packages were built with differ, the PMIx or ORTE daemon could not be "
+       "reached, or the job was started outside mpirun while the code expected it. DeepSpeed reaches MPI when "
+       "it finds no launcher variables and falls back to detecting an MPI environment (mpi4py).",
+       "Start the job with the launcher that matches the installed MPI (mpirun of the same OpenMPI as mpi4py), "
+       "or with DeepSpeed's launcher or torchrun so that DeepSpeed does not look for MPI at all.",
+       "`python -c 'from mpi4py import MPI; print(MPI.Get_library_version())'` under the same mpirun prints "
+       "the MPI library without an error.",
        "", ""},
       {FailureId::NcclDesync, "Ranks are out of step in their collectives", Severity::Error, Tier::Primary, false,
        "The watchdog lines show different SeqNum or OpType on different ranks, so the ranks were not "
@@ -271,6 +326,18 @@ const Entry kEntries[] = {
        "", ""},
 
       // --- configuration ------------------------------------------------------
+      {FailureId::Zero3InflightParams, "ZeRO-3 parameters still being gathered at the end of a step",
+       Severity::Error, Tier::Primary, false,
+       "ZeRO-3 prefetches parameters along the module order it traced in earlier steps. When a step runs "
+       "other modules than the trace (generation, evaluation, a branch taken only on some inputs), parameters "
+       "it prefetched are never used and are still in flight when the step ends; DeepSpeed before 0.15.3 "
+       "raises `still have inflight params` there (reset_step in partitioned_param_coordinator.py). From "
+       "0.15.3 it waits for them and releases them instead.",
+       "Upgrade DeepSpeed to 0.15.3 or later. On an older release, set "
+       "zero_optimization.stage3_prefetch_bucket_size to 0 to stop prefetching, or keep the forward path the "
+       "same from step to step.",
+       "`pip show deepspeed` names the release; after the change the step that raised completes.",
+       "zero_optimization.stage3_prefetch_bucket_size", ""},
       {FailureId::Zero3TraceCacheInvalidated, "ZeRO-3 prefetch trace invalidated", Severity::Warning,
        Tier::Advisory, true,
        "ZeRO-3 records the order in which modules fetch their parameters during a step and prefetches along "

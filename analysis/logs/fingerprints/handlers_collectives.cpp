@@ -64,7 +64,7 @@ bool onWatchdogWork(const Hit& hit) {
 
 bool onWatchdogTerminated(const Hit& hit) {
   if (hit.lineAlsoHas(Fp::WatchdogTimeout) || hit.lineAlsoHas(Fp::CudaIllegalAccess) ||
-      hit.lineAlsoHas(Fp::CudaDeviceAssert))
+      hit.lineAlsoHas(Fp::CudaDeviceAssert) || hit.lineAlsoHas(Fp::CudaLaunchFailure) || hit.lineAlsoHas(Fp::CudaOom))
     return true;
   return recordAbort(hit, occurrenceOf(hit.c));
 }
@@ -103,7 +103,9 @@ bool onNcclCommInit(const Hit& hit) {
 // An NCCL WARN line that reports an error: a communication error (a cause only when no
 // process failed on its own), with the warning as its first detail.
 bool onNcclWarn(const Hit& hit) {
-  if (hit.lineAlsoHas(Fp::NcclError) || hit.lineAlsoHas(Fp::CudaIllegalAccess)) return true;
+  if (hit.lineAlsoHas(Fp::NcclError) || hit.lineAlsoHas(Fp::CudaIllegalAccess) || hit.lineAlsoHas(Fp::CudaOom) ||
+      hit.lineAlsoHas(Fp::CudaLaunchFailure))
+    return true;
   Accumulator* a = recordHere(hit, FailureId::NcclError);
   if (a && a->total == 1) addDetail(a, "First NCCL warning: " + text::sanitize(text::trim(hit.group("warn")), 240));
   return true;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analysis/logs/fingerprints/fingerprint_handlers.h"
+#include "analysis/logs/fingerprints/signal_names.h"
 #include "analysis/logs/lines/text_util.h"
 
 namespace dsls::logs::detail {
@@ -61,6 +62,13 @@ bool onRayMemoryMonitor(const Hit& hit) {
   return true;
 }
 
+bool onRayWorkerDied(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::RayActorDied);
+  if (const std::string_view exitType = hit.group("exit_type"); a && a->total == 1 && !exitType.empty())
+    addDetail(a, fmt::format("The raylet saw the worker process end under a running task (exit type {}).", exitType));
+  return true;
+}
+
 bool onRayActorDied(const Hit& hit) {
   Accumulator* a = recordHere(hit, FailureId::RayActorDied);
   if (const std::string_view exitType = hit.group("exit_type"); a && !exitType.empty())
@@ -80,9 +88,10 @@ bool onScriptNotFound(const Hit& hit) {
 bool onLauncherExit(const Hit& hit) {
   const long long code = toInt(hit.group("code"), 0);
   recordExit(hit.s, hit.c, exitSeen(hit, ExitSource::Launcher, code));
-  if (code == -9)
-    addDetail(recordHere(hit, FailureId::HostOom, false),
-              "The DeepSpeed launcher reports a worker exit code of -9 (SIGKILL).");
+  if (code < 0)
+    addDetail(recordHere(hit, signalFailure(-code), false),
+              fmt::format("The DeepSpeed launcher reports a worker ended by signal {}{}.", -code,
+                          signalNameInParentheses(-code)));
   else if (code != 0)
     addDetail(recordHere(hit, FailureId::WorkerExit, false),
               fmt::format("The DeepSpeed launcher reports a worker exit code of {}.", code));
@@ -100,9 +109,10 @@ bool onTorchrunFailed(const Hit& hit) {
     occ.rank = local;
     occ.rankSource = RankSource::LocalPrefix;
   }
-  if (code == -9)
-    addDetail(record(hit.s, FailureId::HostOom, occ),
-              fmt::format("torchrun reports local rank {} exited with -9 (SIGKILL).", local));
+  if (code < 0)
+    addDetail(record(hit.s, signalFailure(-code), occ),
+              fmt::format("torchrun reports local rank {} ended by signal {}{}.", local, -code,
+                          signalNameInParentheses(-code)));
   else if (code != 0)
     addDetail(record(hit.s, FailureId::WorkerExit, occ),
               fmt::format("torchrun reports local rank {} exited with code {}.", local, code));
@@ -112,8 +122,8 @@ bool onTorchrunFailed(const Hit& hit) {
 bool onSignalReceived(const Hit& hit) {
   if (hit.s.torchrunBlockActive) return true;  // part of the failure summary, handled there
   const long long sig = toInt(hit.group("signal"), 0);
-  if (sig == 9)
-    addDetail(recordHere(hit, FailureId::HostOom), "A worker received signal 9 (SIGKILL).");
+  if (sig == 9 || sig == 11)
+    addDetail(recordHere(hit, signalFailure(sig)), fmt::format("A worker received signal {}{}.", sig, signalNameInParentheses(sig)));
   else if (hit.c.prefix->rank && (sig == 6 || sig == 15))
     hit.s.collateralRanks.add(*hit.c.prefix->rank);
   return true;
@@ -166,6 +176,15 @@ bool onCudaIllegalAccess(const Hit& hit) {
   if (a && a->total == 1 && hit.lineAlsoHas(Fp::WatchdogTerminated))
     addDetail(a, "The NCCL watchdog found the error when it checked the rank's collectives; the faulting "
                  "kernel ran earlier, on this rank.");
+  return true;
+}
+
+// "CUDA error: unspecified launch failure": a kernel died on the device; sticky as well.
+bool onCudaLaunchFailure(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::CudaLaunchFailure);
+  if (a && a->total == 1 && hit.lineAlsoHas(Fp::WatchdogTerminated))
+    addDetail(a, "The NCCL watchdog found the error when it checked the rank's collectives; the kernel that "
+                 "failed ran earlier, on this rank.");
   return true;
 }
 

@@ -34,6 +34,7 @@ Observed observeZeroReducedTwice(const HitView& hit) {
 }
 
 Observed observeZero3PartitionedParam(const HitView&) { return failure(FailureId::Zero3PartitionedParam); }
+Observed observeZero3Inflight(const HitView&) { return failure(FailureId::Zero3InflightParams); }
 
 std::string sizeMismatchDetail(const HitView& hit) {
   const std::string name = text::sanitize(hit.group("param"), 160);
@@ -97,5 +98,6 @@ Observed observeZero3TraceCache(const HitView& hit) {
 DSLS_OBSERVING_HANDLER(ZeroParamAssert) DSLS_OBSERVING_HANDLER(ZeroReducedTwice) DSLS_OBSERVING_HANDLER(Zero3PartitionedParam)
 DSLS_OBSERVING_HANDLER(CkptSizeMismatch) DSLS_OBSERVING_HANDLER(CkptDpMismatch) DSLS_OBSERVING_HANDLER(CkptNoLatest)
 DSLS_OBSERVING_HANDLER(CkptWriteFailed) DSLS_OBSERVING_HANDLER(DiskFull) DSLS_OBSERVING_HANDLER(Zero3TraceCache)
+DSLS_OBSERVING_HANDLER(Zero3Inflight)
 
 }  // namespace dsls::logs::detail

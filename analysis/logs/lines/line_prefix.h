@@ -14,8 +14,9 @@
 namespace dsls::logs {
 
 // Where a line's rank came from. torchrun's default prefix carries the local
-// rank, which equals the global rank only on a single node.
-enum class RankSource { None, Global, LocalPrefix };
+// rank, which equals the global rank only on a single node; a ProcessTag is a launcher's
+// number for the process (srun's task, an MPI rank), learned from the log's own tags.
+enum class RankSource { None, Global, LocalPrefix, ProcessTag };
 
 // What a prefix family yields (bit set).
 enum PrefixYield : unsigned {

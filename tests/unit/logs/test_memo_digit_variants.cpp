@@ -65,6 +65,9 @@ const std::map<std::string, std::vector<std::string>>& prefixSamples() {
       {"metaflow-task", {"[run/train/3 (pid 42)] [0a1b2c3d-0000] hello", "[run1/train/3 (pid 42)] x"}},
       {"stream-tag", {"stdout: [rank1]: hello", "stderr: worker-2: x"}},
       {"pdsh-host", {"worker-5: hello", "10.0.0.12: [rank3]: x"}},
+      {"openmpi-tag", {"[1,3]<stdout>:hello", "2021-04-07 22:13:55 [12,40]<stderr>: x"}},
+      {"mvapich-rank", {"[node7:mpi_rank_12][error_sighandler] x", "[n1:mpi_rank_3] y"}},
+      {"cxx-what", {"  what():  [Rank 2] x", "what(): hello 3"}},
       {"deepspeed-logger", {"[2024-05-01 00:03:02,274] [INFO] [logging.py:96:log_dist] [Rank 3] hello"}},
       {"bracket-timestamp", {"[2024-05-01T00:03:02.274+01:00] hello", "[2024-05-01 00:03:02] [rank2]: x"}},
       {"iso-timestamp", {"2024-05-01 00:03:02,274 - INFO - hello", "2024-05-01T00:03:02Z [rank5]: x"}},
@@ -75,6 +78,7 @@ const std::map<std::string, std::vector<std::string>>& prefixSamples() {
       {"python-logging", {"INFO:torch.distributed:hello 5", "WARNING:root:[Rank 2] x"}},
       {"hf-logger", {"[INFO|trainer.py:1709] 2023-12-29 09:19:48,906 >> hello"}},
       {"rich-log", {"[09:51:08] WARNING  message 12   api.py:698", "[05/01/24 09:51:08] INFO     x"}},
+      {"group-rank-marker", {"[PG ID 2 PG GUID 3 Rank 1] x", "[PG ID 12 PG GUID 30(tp_group) Rank 7] y"}},
       {"rank-marker", {"[Rank 3] hello", "[PG 1 Rank 3] x", "[PG ID 0 PG GUID 0(default_pg) Rank 3] y", "[Rank -1] z"}},
   };
   return samples;

@@ -89,10 +89,13 @@ TEST_CASE("glog c10d lines, old and new, with rank markers") {
   CHECK_FALSE(info.rank);
 }
 
-TEST_CASE("newer process-group marker") {
+TEST_CASE("newer process-group marker: the default group's rank is global, another group's is not") {
   const auto info = parsePrefixes("[PG ID 0 PG GUID 0(default_pg) Rank 3] Watchdog caught collective operation timeout");
   REQUIRE(info.rank);
   CHECK(*info.rank == 3);
+  const auto sub = parsePrefixes("[PG ID 2 PG GUID 3 Rank 1] Process group watchdog thread terminated with exception");
+  CHECK_FALSE(sub.rank);
+  CHECK(sub.message == "Process group watchdog thread terminated with exception");
 }
 
 TEST_CASE("NCCL debug line: host, device index, level; the device is not a rank") {
@@ -137,6 +140,9 @@ TEST_CASE("every prefix family has a fixture that it peels") {
       {"nccl-debug", "gpu-node-3:2051:2301 [2] NCCL INFO Channel 00/24 : 0 1 2 3"},
       {"stream-tag", "stderr: [E ProcessGroupNCCL.cpp:821] [Rank 1] Watchdog caught collective operation timeout"},
       {"pdsh-host", "worker-5: [rank22]: RuntimeError: boom"},
+      {"openmpi-tag", "[1,3]<stderr>:RuntimeError: boom"},
+      {"mvapich-rank", "[gpu-node-2:mpi_rank_5][error_sighandler] Caught error: Segmentation fault (signal 11)"},
+      {"cxx-what", "  what():  [PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminated"},
       {"deepspeed-logger", "[2024-02-03 11:48:17,107] [INFO] [launch.py:316:sigkill_handler] Killing subprocess 2"},
       {"bracket-timestamp", "[2024-11-20 14:37:16,123] [rank3]: RuntimeError: boom"},
       {"iso-timestamp", "2024-11-20T14:37:16.123Z [rank3]: RuntimeError: boom"},
@@ -148,6 +154,7 @@ TEST_CASE("every prefix family has a fixture that it peels") {
       {"hf-logger", "[INFO|trainer.py:1709] 2023-12-29 09:19:48,906 >> ***** Running training *****"},
       {"rich-log", "[09:51:08] WARNING  The following values were not passed            launch.py:698"},
       {"rank-marker", "[PG 1 Rank 3] Watchdog caught collective operation timeout"},
+      {"group-rank-marker", "[PG ID 2 PG GUID 3 Rank 1] Process group watchdog thread terminated with exception"},
   };
   for (const auto& family : dsls::logs::prefixFamilies()) {
     CAPTURE(family.name);

@@ -1,0 +1,53 @@
+#include "analysis/logs/fingerprints/signal_names.h"
+
+#include <array>
+
+namespace dsls::logs {
+namespace {
+
+struct SignalRow {
+  long long number;
+  std::string_view name;
+  std::string_view meaning;
+};
+
+// Linux numbering (x86-64 and arm64 agree on these).
+constexpr std::array kSignals = {
+    SignalRow{1, "SIGHUP", "the terminal or session went away"},
+    SignalRow{2, "SIGINT", "interrupted"},
+    SignalRow{4, "SIGILL", "an illegal instruction"},
+    SignalRow{6, "SIGABRT", "an abort: a C++ exception or a failed check in native code"},
+    SignalRow{7, "SIGBUS", "a bus error, often shared memory (/dev/shm) too small"},
+    SignalRow{8, "SIGFPE", "an arithmetic fault"},
+    SignalRow{9, "SIGKILL", "killed, most often by the kernel's OOM killer"},
+    SignalRow{11, "SIGSEGV", "a segmentation fault"},
+    SignalRow{13, "SIGPIPE", "a broken pipe"},
+    SignalRow{15, "SIGTERM", "stopped by its launcher or scheduler"},
+};
+
+const SignalRow* findSignal(long long signal) {
+  for (const SignalRow& row : kSignals)
+    if (row.number == signal) return &row;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string_view signalName(long long signal) {
+  const SignalRow* row = findSignal(signal);
+  return row ? row->name : std::string_view{};
+}
+
+std::string signalNameInParentheses(long long signal) {
+  const SignalRow* row = findSignal(signal);
+  if (!row) return {};
+  return std::string(" (").append(row->name).append(", ").append(row->meaning).append(")");
+}
+
+FailureId signalFailure(long long signal) {
+  if (signal == 9) return FailureId::HostOom;
+  if (signal == 11) return FailureId::Segfault;
+  return FailureId::WorkerExit;
+}
+
+}  // namespace dsls::logs

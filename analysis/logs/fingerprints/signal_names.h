@@ -1,0 +1,20 @@
+// What a POSIX signal that ended a worker says about the failure; one table for every report
+// of a signal (torchrun's negative exit codes, MPI launchers, the process's own handler).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "analysis/logs/fingerprints/failure_catalog.h"
+
+namespace dsls::logs {
+
+// "SIGSEGV", "SIGKILL", ...; empty for a number this table does not name.
+std::string_view signalName(long long signal);
+// " (SIGSEGV, a segmentation fault)"-style text for a message; empty when unnamed.
+std::string signalNameInParentheses(long long signal);
+// The failure a worker ended by `signal` shows: SIGKILL the host-memory kill, SIGSEGV a
+// segmentation fault, any other a worker exit.
+FailureId signalFailure(long long signal);
+
+}  // namespace dsls::logs

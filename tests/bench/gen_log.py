@@ -11,9 +11,11 @@ with --enable_each_rank_log (`<YYYYmmddHHMMSS>_rank<N>.log`, no prefixes inside)
 rank 5 (or the last) runs out of GPU memory at the end, the others time out 30 minutes later.
 
 With --shape error-heavy, every third line is the same NCCL watchdog timeout, printed again and
-again by each rank (a job that kept logging after a collective hung).
+again by each rank (a job that kept logging after a collective hung). With --shape mixed-prefix,
+the same from 8 ranks whose lines carry one of three prefixes in turn: torch's `[rankN]:`,
+torchrun's `[defaultN]:` tag and a pdsh `worker-N: ` host prefix.
 
-Usage: gen_log.py OUTPUT [--mib 1024] [--shape typical|error-heavy] [--rank-files N]
+Usage: gen_log.py OUTPUT [--mib 1024] [--shape typical|error-heavy|mixed-prefix] [--rank-files N]
 """
 import argparse
 import os
@@ -90,6 +92,35 @@ def error_heavy_block(step, hung_seq):
     return out
 
 
+MIXED_RANKS = 8
+
+
+def mixed_prefix(i, r):
+    """The i-th line's prefix for rank r: the three kinds in turn."""
+    kind = i % 3
+    if kind == 0:
+        return f"[rank{r}]:"
+    if kind == 1:
+        return f"[default{r}]:"
+    return f"worker-{r // 4}: "
+
+
+def mixed_prefix_block(step, hung_seq):
+    """8 ranks, three prefix kinds, every third line a watchdog timeout."""
+    t = 20 + step * 3
+    out = []
+    for i in range(MIXED_RANKS):
+        r = (step + i) % MIXED_RANKS
+        loss = 2.0 + ((step * 31 + r * 7) % 1000) / 1000.0
+        out.append(mixed_prefix(i, r) + f"{{'loss': {loss:.4f}, 'grad_norm': {0.5 + (step * 13 + r) % 97 / 100:.4f}, "
+                   f"'learning_rate': {0.0002 * min(1.0, step / 2000):.4e}, 'epoch': {step / 25000:.4f}}}")
+        out.append(mixed_prefix(i + 1, r) + f"[{ds_time(t)}] [INFO] [timer.py:260:stop] epoch=0/micro_step="
+                   f"{step * 4}/global_step={step}, RunningAvgSamplesPerSec={180 + step % 17}.{step % 1000:03d}")
+        line = watchdog_line(step, r, hung_seq)
+        out.append(mixed_prefix(i + 2, r) + line[line.index("[E501"):])
+    return out
+
+
 def footer(step):
     t = 20 + step * 3 + 1800
     lines = []
@@ -111,6 +142,13 @@ def footer(step):
     return lines
 
 
+BLOCKS = {
+    "typical": step_block,
+    "error-heavy": lambda step: error_heavy_block(step, 4521),
+    "mixed-prefix": lambda step: mixed_prefix_block(step, 4521),
+}
+
+
 def generate(path, target_bytes, shape="typical"):
     tmp = path + ".part"
     written = 0
@@ -123,7 +161,7 @@ def generate(path, target_bytes, shape="typical"):
         while written + len(tail) + 8192 < target_bytes:
             block = []
             for _ in range(64):
-                block.extend(step_block(step) if shape == "typical" else error_heavy_block(step, 4521))
+                block.extend(BLOCKS[shape](step))
                 step += 1
             chunk = "\n".join(block) + "\n"
             out.write(chunk)
@@ -191,7 +229,7 @@ def main():
     ap.add_argument("output")
     ap.add_argument("--mib", type=int, default=1024)
     ap.add_argument("--rank-files", type=int, default=0)
-    ap.add_argument("--shape", choices=("typical", "error-heavy"), default="typical")
+    ap.add_argument("--shape", choices=tuple(BLOCKS), default="typical")
     args = ap.parse_args()
     target = args.mib * 1024 * 1024
     if args.rank_files:

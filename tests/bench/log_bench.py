@@ -2,8 +2,11 @@
 """Log analysis throughput: `dsls check` on generated multi-rank logs, next to `grep -c -E` and
 `rg -c` searching the same file for the same fingerprints, measured in the same run.
 
-Two logs (tests/bench/gen_log.py): the typical one (--log) and, with --error-log, the
-error-heavy one (--shape error-heavy: every third line the same watchdog timeout).
+Logs (tests/bench/gen_log.py): the typical one (--log); with --error-log, the error-heavy one
+(--shape error-heavy: every third line the same watchdog timeout); with --mixed-log, the
+mixed-prefix one (--shape mixed-prefix: every third line a watchdog timeout from 8 ranks under
+three line prefixes), on which grep also runs with eleven plain literals of the fingerprints
+(GREP_LITERALS, each checked to occur in the fingerprint table): the floor a line filter sets.
 
 The fingerprints are read from analysis/logs/fingerprints/fingerprint_table.inc (its RE2 patterns), so the
 comparison follows the analyser as it changes. rg takes them as written (named groups made
@@ -129,7 +132,20 @@ def warm(path):
             pass
 
 
-def measure_log(dsls, log, runs, ere_file, rg_file, work, baseline=None):
+def literal_file(work):
+    """GREP_LITERALS as an ERE pattern file, after checking each is in the fingerprint table."""
+    with open(FINGERPRINTS, encoding="utf-8") as f:
+        table = f.read()
+    for literal in GREP_LITERALS:
+        if literal not in table:
+            raise SystemExit(f"log_bench: {literal!r} is no longer in {FINGERPRINTS}")
+    path = os.path.join(work, "literals.ere")
+    with open(path, "w") as f:
+        f.write("\n".join(GREP_LITERALS) + "\n")
+    return path
+
+
+def measure_log(dsls, log, runs, ere_file, rg_file, work, baseline=None, literals=None):
     """Runs the tools on one log, alternating them run by run so drifting load hits all alike.
 
     With `baseline` (another dsls binary), it runs in the same alternation as "dsls-baseline".
@@ -143,11 +159,13 @@ def measure_log(dsls, log, runs, ere_file, rg_file, work, baseline=None):
         "grep": ["grep", "-c", "-E", "-f", ere_file, log],
         "rg": [shutil.which("rg") or "rg", "--no-config", "-c", "-f", rg_file, log],
     })
+    if literals:
+        tools["grep-literals"] = ["grep", "-c", "-E", "-f", literals, log]
     warm(log)
     runs_of = {name: [] for name in tools}
     for _ in range(runs):
         for name, argv in tools.items():
-            wall, cpu, rss, code, out = run_measured(argv, env=c_env if name == "grep" else None)
+            wall, cpu, rss, code, out = run_measured(argv, env=c_env if name.startswith("grep") else None)
             if code not in (0, 1):
                 raise SystemExit(f"{name} failed with exit code {code}: {' '.join(argv)}")
             runs_of[name].append({"seconds": wall, "cpu_seconds": cpu, "peak_rss_mib": rss, "exit": code,
@@ -174,7 +192,14 @@ def ratio(a, b):
     return f"{a / b:.2f}" if b else "n/a"
 
 
+# Eleven literal words of the fingerprints, for the cheapest filter a user could write.
+GREP_LITERALS = ("out of memory", "OutOfMemoryError", "Watchdog caught collective operation timeout",
+                 "illegal memory access", "device-side assert", "ChildFailedError", "exits with return code",
+                 "NCCL error", "OVERFLOW!", "Current loss scale already at minimum", "Address already in use")
+
 SHAPES = {
+    "mixed-prefix": "the mixed-prefix log (8 ranks, lines under `[rankN]:`, `[defaultN]:` and `worker-N: ` in turn, "
+                    "every third line a watchdog timeout)",
     "typical": "the typical log (16 ranks on 2 hosts, pdsh and [rankN]: prefixes, per-step metrics, fp16 "
                "overflows, a watchdog timeout at the end)",
     "error-heavy": "the error-heavy log (the same, but every third line is the same NCCL watchdog timeout, "
@@ -206,16 +231,20 @@ def log_section(result):
         out += [f"{entry['shape'].capitalize()}: {SHAPES[entry['shape']]}, {entry['log_bytes'] / 1e6:.0f} MB.", "",
                 "| tool | command | wall time | MB/s | CPU time | MB/s of CPU | peak RSS | grep / tool (wall) | "
                 "grep / tool (CPU) |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
-        for name in [n for n in ("dsls", "dsls-baseline", "grep", "rg") if n in tools]:
+        for name in [n for n in ("dsls", "dsls-baseline", "grep", "grep-literals", "rg") if n in tools]:
             t = tools[name]
             cmd = t["command"].replace(" " + t["command"].split()[-1], " LOG")
-            label = f"dsls at {baseline}" if name == "dsls-baseline" else name
+            label = {"dsls-baseline": f"dsls at {baseline}", "grep-literals": "grep, 11 literals"}.get(name, name)
             out.append(f"| {label} | `{cmd}` | {t['median_seconds']:.2f} s | {t['mb_per_s']:.0f} | "
                        f"{t['median_cpu_seconds']:.2f} s | {t['cpu_mb_per_s']:.0f} | {t['peak_rss_mib']:.1f} MiB | "
                        f"{ratio(g['median_seconds'], t['median_seconds'])} | "
                        f"{ratio(g['median_cpu_seconds'], t['median_cpu_seconds'])} |")
         out += ["", f"Lines matching any fingerprint: grep {entry['matching_lines']['grep']}, "
                     f"rg {entry['matching_lines']['rg']}.", ""]
+        if "grep-literals" in tools:
+            lit, d = tools["grep-literals"], tools["dsls"]
+            out += [f"grep with the 11 literals / dsls: {ratio(lit['median_seconds'], d['median_seconds'])} in wall "
+                    f"time ({len(GREP_LITERALS)} literals: {', '.join(f'`{x}`' for x in GREP_LITERALS)}).", ""]
         if "dsls-baseline" in tools:
             b, d = tools["dsls-baseline"], tools["dsls"]
             out += [f"dsls at {baseline} / dsls: {ratio(b['median_cpu_seconds'], d['median_cpu_seconds'])} in CPU "
@@ -232,6 +261,7 @@ def main():
     ap.add_argument("--dsls", required=True)
     ap.add_argument("--log", required=True, help="the typical log (gen_log.py)")
     ap.add_argument("--error-log", help="the error-heavy log (gen_log.py --shape error-heavy)")
+    ap.add_argument("--mixed-log", help="the mixed-prefix log (gen_log.py --shape mixed-prefix)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", required=True)
     ap.add_argument("--doc", help="the Markdown report whose section to rewrite")
@@ -251,11 +281,13 @@ def main():
     with open(ere_file, "w") as f:
         f.write("\n".join(to_ere(p) for p in patterns) + "\n")
 
-    logs = [("typical", args.log)] + ([("error-heavy", args.error_log)] if args.error_log else [])
+    logs = [("typical", args.log)] + ([("error-heavy", args.error_log)] if args.error_log else []) + \
+        ([("mixed-prefix", args.mixed_log)] if args.mixed_log else [])
     entries = []
     load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
     for shape, path in logs:
-        entry = measure_log(args.dsls, path, args.runs, ere_file, rg_file, work, args.baseline)
+        literals = literal_file(work) if shape == "mixed-prefix" else None
+        entry = measure_log(args.dsls, path, args.runs, ere_file, rg_file, work, args.baseline, literals)
         entry["shape"] = shape
         entries.append(entry)
     result = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "patterns": len(patterns), "runs": args.runs,

@@ -26,22 +26,24 @@ out=$build/bench-results
 $quick && out=$build/bench-results-quick
 mkdir -p "$out"
 if $quick; then
-  log=/tmp/dsls-bench/train-64m.log error_log=/tmp/dsls-bench/errors-64m.log mib=64
+  log=/tmp/dsls-bench/train-64m.log error_log=/tmp/dsls-bench/errors-64m.log mixed_log=/tmp/dsls-bench/mixed-64m.log mib=64
   runs=1 requests=100 log_runs=1 reps=1 big_runs=1
 else
   log=${DSLS_BENCH_LOG:-/tmp/dsls-bench/train-200m.log} error_log=${DSLS_BENCH_ERROR_LOG:-/tmp/dsls-bench/errors-200m.log}
+  mixed_log=${DSLS_BENCH_MIXED_LOG:-/tmp/dsls-bench/mixed-200m.log}
   mib=200 runs=5 requests=1000 log_runs=3 reps=5 big_runs=3
 fi
 mkdir -p "$(dirname "$log")" "$(dirname "$error_log")"
-echo "bench: generating $log and $error_log" >&2
+echo "bench: generating $log, $error_log and $mixed_log" >&2
 python3 tests/bench/gen_log.py "$log" --mib "$mib"
 python3 tests/bench/gen_log.py "$error_log" --mib "$mib" --shape error-heavy
+python3 tests/bench/gen_log.py "$mixed_log" --mib "$mib" --shape mixed-prefix
 
 echo "bench: LSP latency ($runs sessions per server)" >&2
 python3 tests/bench/lsp_bench.py --dsls "$build/lsp/dsls" --peer-script "$peer" --runs "$runs" \
   --requests "$requests" --out "$out/lsp.json"
 echo "bench: log throughput" >&2
-python3 tests/bench/log_bench.py --dsls "$build/lsp/dsls" --log "$log" --error-log "$error_log" --runs "$log_runs" \
+python3 tests/bench/log_bench.py --dsls "$build/lsp/dsls" --log "$log" --error-log "$error_log" --mixed-log "$mixed_log" --runs "$log_runs" \
   --out "$out/log.json"
 echo "bench: micro-benchmarks" >&2
 "$build/tests/bench/dsls_microbench" --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \

@@ -26,6 +26,7 @@ namespace dsls::logs {
 inline constexpr std::string_view kNcclInitFamily = "nccl-debug pid mapped by its Init line";
 // The rank of an entry of torchrun's failure summary ("rank      : 4 (local_rank: 0)").
 inline constexpr std::string_view kTorchrunSummaryFamily = "torchrun summary";
+inline constexpr std::string_view kSpawnProcessFamily = "torch.multiprocessing process index";
 // The rank of a line of a job of several files, taken from its file's path.
 inline constexpr std::string_view kFileNameFamily = "the rank in the file's path";
 // A per-process tag the prefix table does not know, learned from the log (process_tags.h).

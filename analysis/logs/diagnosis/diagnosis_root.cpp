@@ -74,14 +74,19 @@ RootRank rankFromFirstLine(const State& s, const Accumulator& root, const Watchd
   const bool fromFile = root.firstRankFamily == kFileNameFamily;
   const bool fromSummary = root.firstRankFamily == kTorchrunSummaryFamily;
   const bool fromTag = root.firstRankSource == RankSource::ProcessTag;
+  const bool fromSpawn = root.firstRankFamily == kSpawnProcessFamily;
   out.reason = fmt::format("The first {} line ({}) {} {}{}{}.", root.id, firstLineRef(s, root),
                            fromFile      ? "is in the file of rank"
                            : fromSummary ? "is torchrun's failure-summary entry for rank"
+                           : fromSpawn   ? "is torch.multiprocessing's report of process"
                            : fromTag     ? "carries the process tag of process"
                                          : "carries the prefix of rank",
-                           *root.firstRank, fromFile || fromSummary ? "" : rankEvidenceNote(root),
-                           fromFile ? fileRankNote(root.firstRankSource) : rankSourceNote(root.firstRankSource));
-  if (root.failure == FailureId::HostOom && root.firstRankSource == RankSource::LocalPrefix)
+                           *root.firstRank, fromFile || fromSummary || fromSpawn ? "" : rankEvidenceNote(root),
+                           fromFile    ? fileRankNote(root.firstRankSource)
+                           : fromSpawn ? std::string(" (spawn numbers the processes of its node: the index equals the "
+                                                     "global rank only on a single node)")
+                                       : rankSourceNote(root.firstRankSource));
+  if (root.failure == FailureId::HostOom && root.firstRankSource == RankSource::LocalPrefix && !fromSpawn)
     out.reason = fmt::format("torchrun reports local rank {} exiting with -9 ({}); it is the first exit torchrun "
                              "observed, on a single node.",
                              *root.firstRank, firstLineRef(s, root));

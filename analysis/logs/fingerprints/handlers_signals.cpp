@@ -41,6 +41,37 @@ bool onMpiProcessSignal(const Hit& hit) {
   return true;
 }
 
+// "ProcessExitedException: process 3 terminated with signal SIGKILL" (torch.multiprocessing.spawn).
+// Spawn numbers the processes it starts on its node, so the index is a local rank.
+bool onSpawnProcessExit(const Hit& hit) {
+  const int index = static_cast<int>(toInt(hit.group("index"), -1));
+  const long long sig = signalNumber(hit.group("signal"));
+  const long long code = toInt(hit.group("code"), 0);
+  if (hit.group("signal").empty() && code == 0) return true;
+  Occurrence occ = occurrenceOf(hit.c, false);
+  if (index >= 0) {
+    occ.rank = index;
+    occ.rankSource = RankSource::LocalPrefix;
+    occ.rankFamily = kSpawnProcessFamily;
+  }
+  const FailureId failure = hit.group("signal").empty() ? FailureId::WorkerExit : signalFailure(sig);
+  Accumulator* a = record(hit.s, failure, occ);
+  // Spawn names the first process it saw end: it initiates, as an MPI launcher's line does.
+  if (a && !a->firstRank && index >= 0) {
+    a->firstRank = index;
+    a->firstRankSource = RankSource::LocalPrefix;
+    a->firstRankFamily = std::string(kSpawnProcessFamily);
+  }
+  if (a && a->total == 1)
+    addDetail(a, hit.group("signal").empty()
+                     ? fmt::format("torch.multiprocessing reports that process {} exited with code {}.", index, code)
+                 : sig ? fmt::format("torch.multiprocessing reports that process {} ended on signal {}{}.", index,
+                                     sig, signalNameInParentheses(sig))
+                       : fmt::format("torch.multiprocessing reports that process {} ended on {}.", index,
+                                     text::sanitize(hit.group("signal"), 16)));
+  return true;
+}
+
 }  // namespace dsls::logs::detail
 
 namespace dsls::logs::detail {

@@ -38,6 +38,12 @@ std::string_view signalName(long long signal) {
   return row ? row->name : std::string_view{};
 }
 
+long long signalNumber(std::string_view name) {
+  for (const SignalRow& row : kSignals)
+    if (row.name == name) return row.number;
+  return 0;
+}
+
 std::string signalNameInParentheses(long long signal) {
   const SignalRow* row = findSignal(signal);
   if (!row) return {};

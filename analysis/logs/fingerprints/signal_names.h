@@ -11,6 +11,8 @@ namespace dsls::logs {
 
 // "SIGSEGV", "SIGKILL", ...; empty for a number this table does not name.
 std::string_view signalName(long long signal);
+// The number of a signal named "SIGKILL", "SIGSEGV", ...; 0 for a name this table does not hold.
+long long signalNumber(std::string_view name);
 // " (SIGSEGV, a segmentation fault)"-style text for a message; empty when unnamed.
 std::string signalNameInParentheses(long long signal);
 // The failure a worker ended by `signal` shows: SIGKILL the host-memory kill, SIGSEGV a

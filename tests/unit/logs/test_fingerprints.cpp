@@ -76,6 +76,8 @@ TEST_CASE("each fingerprint kind has a matching sample line") {
       {Fp::Segfault, "Fatal Python error: Segmentation fault"},
       {Fp::Segfault, "run.sh: line 12: 48213 Segmentation fault      (core dumped) python train.py"},
       {Fp::MpiProcessSignal, "mpirun noticed that process rank 1 with PID 4321 on node gpu-7 exited on signal 9 (Killed)."},
+      {Fp::SpawnProcessExit, "torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with signal SIGKILL"},
+      {Fp::SpawnProcessExit, "Exception: process 3 terminated with exit code 1"},
       {Fp::HcclTimeout, "EE9999  fftsplus task execute failed, dev_id=7, stream_id=7, task_id=5990, context_id=6, thread_id=0, err_type=13[hccl fftsplus timeout][FUNC:GetError][FILE:stream.cc][LINE:1512]"},
       {Fp::HcclTimeout, "[rank1]: EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time."},
       {Fp::NpuStreamSyncTimeout, "EE1002: 2024-09-26-16:06:40.565.510 Stream synchronize timeout. rtDeviceSynchronize execute failed, reason=[stream sync timeout]"},

@@ -35,6 +35,13 @@ inline bool hasErrorFinding(const LogReport& r) {
   return false;
 }
 
+// The report's initiating finding; nullptr when it has none.
+inline const LogFinding* initiatingFinding(const LogReport& r) {
+  for (const auto& f : r.findings)
+    if (f.initiating) return &f;
+  return nullptr;
+}
+
 inline std::string findingIds(const LogReport& r) {
   std::string out;
   for (const auto& f : r.findings) out += (out.empty() ? "" : ",") + f.id + (f.initiating ? "*" : "");

@@ -26,11 +26,7 @@ std::string threeRankOom(Tag tag) {
   return log;
 }
 
-const dsls::logs::LogFinding* initiating(const dsls::logs::LogReport& r) {
-  for (const auto& f : r.findings)
-    if (f.initiating) return &f;
-  return nullptr;
-}
+using dsls::logs::testing::initiatingFinding;
 
 }  // namespace
 
@@ -79,7 +75,7 @@ TEST_CASE("srun --label and Intel MPI -l tags give the initiating rank, and the 
   for (const auto& log : {threeRankOom([](int r) { return std::to_string(r) + ": "; }),
                           threeRankOom([](int r) { return "[" + std::to_string(r) + "] "; })}) {
     const auto report = analyzeText(log);
-    const auto* f = initiating(report);
+    const auto* f = initiatingFinding(report);
     REQUIRE(f);
     CHECK(f->id == "cuda-oom");
     REQUIRE(f->initiatingRank);
@@ -91,7 +87,7 @@ TEST_CASE("srun --label and Intel MPI -l tags give the initiating rank, and the 
 
 TEST_CASE("without a learned tag the same log names no rank") {
   const auto report = dsls::logs::analyzeText(threeRankOom([](int) { return std::string(); }));
-  const auto* f = initiating(report);
+  const auto* f = initiatingFinding(report);
   REQUIRE(f);
   CHECK_FALSE(f->initiatingRank);
 }

@@ -8,11 +8,7 @@
 
 namespace {
 
-const dsls::logs::LogFinding* initiating(const dsls::logs::LogReport& r) {
-  for (const auto& f : r.findings)
-    if (f.initiating) return &f;
-  return nullptr;
-}
+using dsls::logs::testing::initiatingFinding;
 
 std::string spawnTraceback(const std::string& lastLine) {
   return "Traceback (most recent call last):\n"
@@ -28,7 +24,7 @@ std::string spawnTraceback(const std::string& lastLine) {
 TEST_CASE("spawn's SIGKILL of process 3 is the host-memory kill on rank 3, read from spawn's index") {
   const auto report = dsls::logs::analyzeText(
       spawnTraceback("torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with signal SIGKILL"));
-  const auto* f = initiating(report);
+  const auto* f = initiatingFinding(report);
   REQUIRE(f);
   CHECK(f->id == "host-oom");
   REQUIRE(f->initiatingRank);
@@ -38,7 +34,7 @@ TEST_CASE("spawn's SIGKILL of process 3 is the host-memory kill on rank 3, read 
 
 TEST_CASE("spawn's SIGSEGV is a segfault; an exit code is a worker exit") {
   const auto segv = dsls::logs::analyzeText(spawnTraceback("Exception: process 1 terminated with signal SIGSEGV"));
-  const auto* s = initiating(segv);
+  const auto* s = initiatingFinding(segv);
   REQUIRE(s);
   CHECK(s->id == "segfault");
   REQUIRE(s->initiatingRank);

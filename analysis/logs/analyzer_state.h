@@ -26,7 +26,11 @@ namespace dsls::logs {
 inline constexpr std::string_view kNcclInitFamily = "nccl-debug pid mapped by its Init line";
 // The rank of an entry of torchrun's failure summary ("rank      : 4 (local_rank: 0)").
 inline constexpr std::string_view kTorchrunSummaryFamily = "torchrun summary";
+// Launchers' reports of the processes that ended (handlers_launchers.cpp).
 inline constexpr std::string_view kSpawnProcessFamily = "torch.multiprocessing process index";
+inline constexpr std::string_view kMpiLauncherFamily = "the MPI launcher's rank";
+inline constexpr std::string_view kHorovodFamily = "Horovod's process rank";
+inline constexpr std::string_view kSlurmTaskFamily = "srun's task number";
 // The rank of a line of a job of several files, taken from its file's path.
 inline constexpr std::string_view kFileNameFamily = "the rank in the file's path";
 // A per-process tag the prefix table does not know, learned from the log (process_tags.h).
@@ -99,6 +103,17 @@ struct StreamState {
   std::size_t pydanticLinesLeft = 0;
   std::string previousBareWord;  // pydantic prints the field name on the line before its error
   std::size_t hfMismatchLinesLeft = 0;
+  // A launcher's two-line summary of the process that ended first ("Process name: ..." then
+  // "Exit code: N"), and MPICH's banner exit code waiting for its exit string; each with the
+  // stream's line count when it was seen.
+  struct FirstProcessName {
+    std::optional<int> rank;
+    std::string_view family;
+    std::string name;
+    std::size_t at = 0;
+  };
+  std::optional<FirstProcessName> firstProcessName;
+  std::optional<std::pair<long long, std::size_t>> mpichExitCode;
 };
 
 struct Accumulator {

@@ -41,6 +41,33 @@ std::string hostRankText(const State& s, const std::string& host) {
   return fmt::format(" Host {} runs ranks {}.", host, joinRanks(ranks));
 }
 
+// How a launcher's report of the process that ended first names its rank, and how sure that is.
+struct LauncherReportWording {
+  std::string_view family, reportOf, note;
+};
+
+constexpr LauncherReportWording kLauncherReports[] = {
+    {kSpawnProcessFamily, "is torch.multiprocessing's report of process",
+     " (spawn numbers the processes of its node: the index equals the global rank only on a single node)"},
+    {kMpiLauncherFamily, "is the MPI launcher's report of rank", " (an MPI rank is the job's global rank)"},
+    {kHorovodFamily, "is Horovod's report of process", " (Horovod numbers its processes by global rank)"},
+    {kSlurmTaskFamily, "is srun's report of task",
+     " (srun's task number is the global rank when srun starts the training processes itself, as this log "
+     "suggests: it shows no launcher of its own per node)"},
+};
+
+const LauncherReportWording* launcherReportWording(std::string_view family) {
+  for (const LauncherReportWording& w : kLauncherReports)
+    if (w.family == family) return &w;
+  return nullptr;
+}
+
+// A worker exit whose first rank a launcher's report of the process that ended first gives.
+const Accumulator* launcherReportedExit(const State& s) {
+  const Accumulator* a = findAccumulator(s, FailureId::WorkerExit);
+  return a && a->firstRank && launcherReportWording(a->firstRankFamily) ? a : nullptr;
+}
+
 // Ranks other than the first that reported the failure.
 std::vector<int> otherRanksOf(const Accumulator& root) {
   std::vector<int> out;
@@ -74,18 +101,18 @@ RootRank rankFromFirstLine(const State& s, const Accumulator& root, const Watchd
   const bool fromFile = root.firstRankFamily == kFileNameFamily;
   const bool fromSummary = root.firstRankFamily == kTorchrunSummaryFamily;
   const bool fromTag = root.firstRankSource == RankSource::ProcessTag;
+  const LauncherReportWording* launcher = launcherReportWording(root.firstRankFamily);
   const bool fromSpawn = root.firstRankFamily == kSpawnProcessFamily;
   out.reason = fmt::format("The first {} line ({}) {} {}{}{}.", root.id, firstLineRef(s, root),
                            fromFile      ? "is in the file of rank"
                            : fromSummary ? "is torchrun's failure-summary entry for rank"
-                           : fromSpawn   ? "is torch.multiprocessing's report of process"
+                           : launcher    ? launcher->reportOf
                            : fromTag     ? "carries the process tag of process"
                                          : "carries the prefix of rank",
-                           *root.firstRank, fromFile || fromSummary || fromSpawn ? "" : rankEvidenceNote(root),
-                           fromFile    ? fileRankNote(root.firstRankSource)
-                           : fromSpawn ? std::string(" (spawn numbers the processes of its node: the index equals the "
-                                                     "global rank only on a single node)")
-                                       : rankSourceNote(root.firstRankSource));
+                           *root.firstRank, fromFile || fromSummary || launcher ? "" : rankEvidenceNote(root),
+                           fromFile   ? fileRankNote(root.firstRankSource)
+                           : launcher ? std::string(launcher->note)
+                                      : rankSourceNote(root.firstRankSource));
   if (root.failure == FailureId::HostOom && root.firstRankSource == RankSource::LocalPrefix && !fromSpawn)
     out.reason = fmt::format("torchrun reports local rank {} exiting with -9 ({}); it is the first exit torchrun "
                              "observed, on a single node.",
@@ -238,6 +265,8 @@ RootChoice chooseRoot(const State& s, const WatchdogAnalysis& w) {
       c.rank.reason += " Its own error is not in this log.";
     }
   }
+  // 4c. or the process a launcher (mpirun, Horovod, srun, spawn) reports ending first.
+  if (!c.root && !c.desync && !hung && !agentExit && !summaryExit) c.root = launcherReportedExit(s);
   // 5. numerics when nothing crashed and nothing hung.
   if (!c.root && !c.desync && !hung) {
     c.root = earliest(s, Tier::Numeric, analysis::Severity::Error);

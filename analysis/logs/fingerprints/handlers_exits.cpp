@@ -88,10 +88,10 @@ bool onScriptNotFound(const Hit& hit) {
 bool onLauncherExit(const Hit& hit) {
   const long long code = toInt(hit.group("code"), 0);
   recordExit(hit.s, hit.c, exitSeen(hit, ExitSource::Launcher, code));
-  if (code < 0)
-    addDetail(recordHere(hit, signalFailure(-code), false),
-              fmt::format("The DeepSpeed launcher reports a worker ended by signal {}{}.", -code,
-                          signalNameInParentheses(-code)));
+  if (const long long sig = signalOfExitStatus(code))
+    addDetail(recordHere(hit, signalFailure(sig), false),
+              fmt::format("The DeepSpeed launcher reports a worker ended by signal {}{}.", sig,
+                          signalNameInParentheses(sig)));
   else if (code != 0)
     addDetail(recordHere(hit, FailureId::WorkerExit, false),
               fmt::format("The DeepSpeed launcher reports a worker exit code of {}.", code));
@@ -109,10 +109,10 @@ bool onTorchrunFailed(const Hit& hit) {
     occ.rank = local;
     occ.rankSource = RankSource::LocalPrefix;
   }
-  if (code < 0)
-    addDetail(record(hit.s, signalFailure(-code), occ),
-              fmt::format("torchrun reports local rank {} ended by signal {}{}.", local, -code,
-                          signalNameInParentheses(-code)));
+  if (const long long sig = signalOfExitStatus(code))
+    addDetail(record(hit.s, signalFailure(sig), occ),
+              fmt::format("torchrun reports local rank {} ended by signal {}{}.", local, sig,
+                          signalNameInParentheses(sig)));
   else if (code != 0)
     addDetail(record(hit.s, FailureId::WorkerExit, occ),
               fmt::format("torchrun reports local rank {} exited with code {}.", local, code));

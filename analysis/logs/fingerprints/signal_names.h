@@ -13,6 +13,11 @@ namespace dsls::logs {
 std::string_view signalName(long long signal);
 // The number of a signal named "SIGKILL", "SIGSEGV", ...; 0 for a name this table does not hold.
 long long signalNumber(std::string_view name);
+// The number of a signal described as strsignal does ("Killed", "Segmentation fault"); 0 if unknown.
+long long signalOfDescription(std::string_view description);
+// The signal an exit status stands for: -N (Python's subprocess, torchrun) or 128 + N (a shell);
+// 0 for an ordinary exit code.
+long long signalOfExitStatus(long long status);
 // " (SIGSEGV, a segmentation fault)"-style text for a message; empty when unnamed.
 std::string signalNameInParentheses(long long signal);
 // The failure a worker ended by `signal` shows: SIGKILL the host-memory kill, SIGSEGV a

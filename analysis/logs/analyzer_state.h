@@ -35,6 +35,9 @@ inline constexpr std::string_view kSlurmTaskFamily = "srun's task number";
 inline constexpr std::string_view kFileNameFamily = "the rank in the file's path";
 // A per-process tag the prefix table does not know, learned from the log (process_tags.h).
 inline constexpr std::string_view kProcessTagFamily = "a per-process tag learned from the log";
+// The rank an error names in its own text (Ascend's "RankID:3", Gaudi's "[Rank:7]", NCCL's
+// "Invalid rank requested : 2/2", a monitored barrier's missing rank).
+inline constexpr std::string_view kErrorTextFamily = "the rank the error's text names";
 
 namespace limits {
 constexpr std::size_t kEvidencePerFinding = 12;
@@ -297,6 +300,12 @@ struct LogAnalyzer::State {
   std::optional<TorchrunEntry> torchrunEntry;
   std::vector<TorchrunEntry> torchrunEntries;
 
+  // Each launcher's first report of a process that ended with a rank: its family and the
+  // status it gave (a later report with the same status is the same failure, not a consequence).
+  std::vector<std::pair<std::string_view, long long>> firstProcessEnds;
+  // The last Ascend error header ("(PID:1, Device:3, RankID:3) ERR02200 ..."): its rank and line,
+  // for the lines of the same report around it.
+  std::optional<std::pair<int, std::size_t>> deviceErrorRank;
   std::unordered_map<long long, int> pidToLocalRank;
   std::size_t launcherKills = 0;  // DeepSpeed launcher "Killing subprocess" lines: one per worker it started
   std::optional<Evidence> firstLauncherKill;  // the first of those lines, and its stream

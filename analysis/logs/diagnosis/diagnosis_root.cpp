@@ -41,7 +41,8 @@ std::string hostRankText(const State& s, const std::string& host) {
   return fmt::format(" Host {} runs ranks {}.", host, joinRanks(ranks));
 }
 
-// How a launcher's report of the process that ended first names its rank, and how sure that is.
+// Rank evidence that is not a line prefix: how it names its rank, and how sure that is (a
+// launcher's report of the process that ended first, the error's own text).
 struct LauncherReportWording {
   std::string_view family, reportOf, note;
 };
@@ -51,6 +52,7 @@ constexpr LauncherReportWording kLauncherReports[] = {
      " (spawn numbers the processes of its node: the index equals the global rank only on a single node)"},
     {kMpiLauncherFamily, "is the MPI launcher's report of rank", " (an MPI rank is the job's global rank)"},
     {kHorovodFamily, "is Horovod's report of process", " (Horovod numbers its processes by global rank)"},
+    {kErrorTextFamily, "names, in its own text, rank", " (not a line prefix: the rank the report itself gives)"},
     {kSlurmTaskFamily, "is srun's report of task",
      " (srun's task number is the global rank when srun starts the training processes itself, as this log "
      "suggests: it shows no launcher of its own per node)"},
@@ -193,6 +195,7 @@ RootRank chooseRootRank(const State& s, const Accumulator& root, const WatchdogA
     return out;
   }
   if (auto every = sameExceptionOnEveryRank(s, root, w)) return *every;
+  if (auto checks = raisedByArgumentChecks(s, root, w)) return *checks;
   if (auto sizes = assertionOnJobSizes(s, root)) return *sizes;
   out = root.firstRank ? rankFromFirstLine(s, root, w) : rankWithoutPrefix(s, root, w);
   if (!w.timeoutRanks.empty() && root.firstLine > w.firstLine)

@@ -54,6 +54,32 @@ const Entry kEntries[] = {
        "zero_optimization.offload_optimizer.pin_memory",
        ""},
 
+      {FailureId::NpuOom, "NPU out of memory (Ascend)", Severity::Error, Tier::Primary, false,
+       "A device allocation failed on an Ascend NPU: torch_npu's `NPU out of memory`, or the CANN runtime's "
+       "EL0004 `Failed to allocate memory` with `driver error:out of memory` on the lines after it. As with a "
+       "CUDA OOM, where it failed tells what filled the device, and the other ranks then wait in their next "
+       "collective (HCCL timeouts).",
+       "The same levers as on GPUs: ZeRO stage 3, optimizer offload, a smaller train_micro_batch_size_per_gpu, "
+       "activation checkpointing. A device still held by an earlier job also fails this way: check it is free.",
+       "Watch `npu-smi info` on the failing node while the step runs.",
+       "zero_optimization.stage,train_micro_batch_size_per_gpu,zero_optimization.offload_optimizer", ""},
+      {FailureId::HpuOom, "HPU out of memory (Intel Gaudi)", Severity::Error, Tier::Primary, false,
+       "A device allocation failed on an Intel Gaudi HPU: the `PT_DEVMEM Allocation failed` of the PyTorch "
+       "bridge, or the graph compiler's `SYNHELPER workspace Allocation ... failed` for the scratch memory of a "
+       "compiled graph. The other ranks then wait in their next collective.",
+       "Lower train_micro_batch_size_per_gpu or the sequence length, use ZeRO stage 3 or offload, or enable "
+       "activation checkpointing; a workspace failure can also come from one very large graph (lazy mode "
+       "accumulating too many ops between mark_step calls).",
+       "Watch `hl-smi` on the failing node while the step runs.",
+       "zero_optimization.stage,train_micro_batch_size_per_gpu,zero_optimization.offload_optimizer", ""},
+      {FailureId::XpuOom, "XPU out of memory (Intel GPU)", Severity::Error, Tier::Primary, false,
+       "A device allocation failed on an Intel GPU: Level Zero's (or the unified runtime's) "
+       "`..._ERROR_OUT_OF_DEVICE_MEMORY`, or PyTorch's `XPU out of memory`; inside oneCCL it fails the "
+       "collective that needed the buffer.",
+       "The same levers as on GPUs: ZeRO stage 3, offload, a smaller micro batch, activation checkpointing; "
+       "for a collective, smaller communication buckets (reduce_bucket_size, allgather_bucket_size).",
+       "Watch `xpu-smi stats -d <device>` on the failing node while the step runs.",
+       "zero_optimization.stage,train_micro_batch_size_per_gpu,zero_optimization.reduce_bucket_size", ""},
       {FailureId::RayActorDied, "Ray actor died (its worker process ended)", Severity::Error, Tier::Primary, false,
        "The driver called a Ray actor (a trainer, rollout or reference-model worker) whose worker process had "
        "died, and Ray raised ActorDiedError in the driver. The driver's traceback is a consequence: the cause is "
@@ -165,6 +191,34 @@ const Entry kEntries[] = {
        "slow.",
        "Collect every rank's plog (ASCEND_PROCESS_LOG_PATH) and compare where each rank stopped.",
        "", ""},
+      {FailureId::HcclError, "HCCL error (Ascend NPU)", Severity::Error, Tier::Communication, false,
+       "HCCL, the collective library of Ascend NPUs, failed a call (`HCCL function error: ... error code is N`, "
+       "`DIST call hccl api failed`), most often while creating the communicator. EJ0001 `Failed to initialize "
+       "the HCCP process` means the device's communication process could not start, typically because a process "
+       "of an earlier job still holds the device; a device id error means the ranks and the visible devices "
+       "disagree.",
+       "Make sure no earlier training process still runs on the NPUs (`npu-smi info`), that "
+       "ASCEND_RT_VISIBLE_DEVICES matches the ranks of each node, and that the HCCL ports between nodes are open.",
+       "Rerun with ASCEND_GLOBAL_LOG_LEVEL=1 and read the HCCL entries of the plog on the failing node.", "", ""},
+      {FailureId::HpuGraphCompileFailed, "Graph compilation failed (Intel Gaudi)", Severity::Error, Tier::Primary,
+       false,
+       "The Gaudi graph compiler could not compile a graph or create a node in it (`Graph compile failed`, "
+       "`synNodeCreateWithId failed`, with a synStatus code; 26 is its generic failure). The message hides the "
+       "cause: an operation or shape the compiler does not support, a collective in the graph, or device memory "
+       "running out while compiling.",
+       "Read the compiler's log for the node that failed (ENABLE_CONSOLE=true LOG_LEVEL_ALL=3), check the "
+       "versions of the Habana software stack against the DeepSpeed fork in use, and try lazy mode off or a "
+       "smaller batch to tell memory from an unsupported operation.",
+       "Rerun one step with ENABLE_CONSOLE=true LOG_LEVEL_ALL=3 and read the lines just before the failure.",
+       "", ""},
+      {FailureId::MonitoredBarrierTimeout, "Ranks missing from a monitored barrier", Severity::Error,
+       Tier::Communication, false,
+       "torch.distributed's monitoredBarrier (used by TORCH_DISTRIBUTED_DEBUG=DETAIL and by trainers that check "
+       "the ranks are alive) waits on a gloo group and names the ranks that did not arrive in time: those ranks "
+       "were stuck or dead, and the rank that reports it is only the one that waited.",
+       "Look at the named ranks: their own error, or what they were doing (a long data loading or checkpoint "
+       "step on those ranks alone, a hang in a collective of another group).",
+       "Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL and py-spy dump the named ranks while the others wait.", "", ""},
       {FailureId::NpuStreamSyncTimeout, "NPU stream synchronisation timed out (Ascend NPU)", Severity::Error,
        Tier::Collateral, false,
        "The device did not finish the work queued on its streams in time (EE1002 `Stream synchronize "
@@ -211,6 +265,15 @@ const Entry kEntries[] = {
        "(SIGABRT, exit code -6). These lines report the consequence, not the cause.",
        "Fix the initiating failure; these lines go away with it.",
        "Look about one process-group timeout before these lines for the first exception on any rank.", "", ""},
+      {FailureId::HorovodShutdown, "Horovod shut down under this rank", Severity::Warning, Tier::Collateral, false,
+       "Horovod's background thread stopped, and the collective this rank was waiting in raised `Horovod has "
+       "been shut down`. Horovod stops when one of the ranks raised an exception or finished early: this rank "
+       "reports the consequence, not the cause.",
+       "Find the rank whose own error came first (the MPI launcher's report of the first process that ended "
+       "names it) and fix that failure.",
+       "Run with `horovodrun --output-filename DIR` to keep every rank's output, and read the first rank that "
+       "failed.",
+       "", ""},
       {FailureId::CollectiveMismatch, "Ranks called different collectives", Severity::Error, Tier::Primary, false,
        "With TORCH_DISTRIBUTED_DEBUG=DETAIL every process group is wrapped in a ProcessGroupWrapper, which "
        "compares each collective (operation, tensor shapes, dtypes, devices) across ranks before running it. "

@@ -102,10 +102,16 @@ bool onNcclCommInit(const Hit& hit) {
 
 // An NCCL WARN line that reports an error: a communication error (a cause only when no
 // process failed on its own), with the warning as its first detail.
+// NCCL warnings printed while it probes its transports, after which it goes on with another
+// (sockets instead of InfiniBand): no failure.
+constexpr std::string_view kTransportProbeWarnings[] = {"Failed to open libibverbs"};
+
 bool onNcclWarn(const Hit& hit) {
   if (hit.lineAlsoHas(Fp::NcclError) || hit.lineAlsoHas(Fp::CudaIllegalAccess) || hit.lineAlsoHas(Fp::CudaOom) ||
-      hit.lineAlsoHas(Fp::CudaLaunchFailure))
+      hit.lineAlsoHas(Fp::CudaLaunchFailure) || hit.lineAlsoHas(Fp::NcclInvalidRank))
     return true;
+  for (std::string_view probe : kTransportProbeWarnings)
+    if (hit.group("warn").find(probe) != std::string_view::npos) return false;
   Accumulator* a = recordHere(hit, FailureId::NcclError);
   if (a && a->total == 1) addDetail(a, "First NCCL warning: " + text::sanitize(text::trim(hit.group("warn")), 240));
   return true;
@@ -187,6 +193,55 @@ bool onCollectiveMismatch(const Hit& hit) {
   d += ".";
   if (!aspects.empty()) d += " They differ in: " + text::sanitize(text::trim(aspects), 200) + ".";
   addDetail(a, d);
+  return true;
+}
+
+// "NCCL WARN Invalid rank requested : 2/2": this process was given a rank outside the world.
+bool onNcclInvalidRank(const Hit& hit) {
+  const long long rank = toInt(hit.group("rank"), -1);
+  Occurrence occ = occurrenceOf(hit.c);
+  if (!occ.rank && rank >= 0) {
+    occ.rank = static_cast<int>(rank);
+    occ.rankSource = RankSource::Global;
+    occ.rankFamily = kErrorTextFamily;
+  }
+  Accumulator* a = record(hit.s, FailureId::NcclError, occ);
+  if (a && a->total == 1)
+    addDetail(a, fmt::format("NCCL was asked for rank {} in a communicator of {} ranks: the launch gives this process "
+                             "a rank outside the world (RANK, WORLD_SIZE or the number of processes per node "
+                             "disagree between the nodes).",
+                             rank, text::sanitize(hit.group("nranks"), 10)));
+  return true;
+}
+
+// "Ranks 6 failed to pass monitoredBarrier": the named ranks are the ones that did not arrive.
+bool onMonitoredBarrier(const Hit& hit) {
+  std::vector<int> missing;
+  for (std::string_view rest = hit.group("ranks"); !rest.empty();) {
+    const std::size_t comma = rest.find(',');
+    const long long r = toInt(text::trim(rest.substr(0, comma)), -1);
+    if (r >= 0 && missing.size() < 64) missing.push_back(static_cast<int>(r));
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+  if (const auto& reporter = hit.c.prefix->rank) hit.s.collateralRanks.add(*reporter);
+  Occurrence occ = occurrenceOf(hit.c, false);
+  if (missing.size() == 1) {
+    occ.rank = missing[0];
+    occ.rankSource = RankSource::Global;
+    occ.rankFamily = kErrorTextFamily;
+  }
+  Accumulator* a = record(hit.s, FailureId::MonitoredBarrierTimeout, occ);
+  for (std::size_t i = 1; a && i < missing.size(); ++i) a->ranks.add(missing[i]);
+  if (a && missing.size() > 1) a->otherRankSeen = true;
+  if (a && a->total == 1)
+    addDetail(a, fmt::format("The barrier names rank{} {} as not arriving.", missing.size() == 1 ? "" : "s",
+                             joinRanks(missing)));
+  return true;
+}
+
+bool onHorovodShutdown(const Hit& hit) {
+  Accumulator* a = recordHere(hit, FailureId::HorovodShutdown);
+  if (a && hit.c.prefix->rank) hit.s.collateralRanks.add(*hit.c.prefix->rank);
   return true;
 }
 

@@ -72,6 +72,17 @@ Observed observeDsOptAdamMissing(const HitView&) {
 }
 
 // The lines whose failure says it all: the finding alone.
+Observed observeAccelerateMicroBatchAuto(const HitView&) {
+  Observed o;
+  o.failure = true;
+  Observed::Finding& f = o.add(FailureId::AutoNotFilled);
+  f.details[0] = "Accelerate fills train_micro_batch_size_per_gpu (\"auto\") from the dataloaders given to "
+                 "accelerator.prepare(); this call was given none, so the value stayed unfilled.";
+  f.detailOnFirst = true;
+  f.configKey = "train_micro_batch_size_per_gpu";
+  return o;
+}
+
 template <FailureId id>
 Observed only(const HitView&) {
   return failure(id);
@@ -84,6 +95,7 @@ DSLS_OBSERVING_HANDLER(DuplicateKeys) DSLS_OBSERVING_HANDLER(DeprecatedKey) DSLS
 DSLS_OBSERVING_HANDLER(OpBuild) DSLS_OBSERVING_HANDLER(DsOptAdamMissing)
 bool onFp16Bf16Both(const Hit& hit) { return applyObserved(hit, only<FailureId::Fp16Bf16Both>); }
 bool onAutoNotFilled(const Hit& hit) { return applyObserved(hit, only<FailureId::AutoNotFilled>); }
+DSLS_OBSERVING_HANDLER(AccelerateMicroBatchAuto)
 bool onUntestedOptimizer(const Hit& hit) { return applyObserved(hit, only<FailureId::UntestedZeroOptimizer>); }
 bool onOffloadClientOptimizer(const Hit& hit) { return applyObserved(hit, only<FailureId::ZeroOffloadClientOptimizer>); }
 bool onAmpZero(const Hit& hit) { return applyObserved(hit, only<FailureId::AmpWithZero>); }

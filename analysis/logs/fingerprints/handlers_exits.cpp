@@ -79,7 +79,10 @@ bool onRayActorDied(const Hit& hit) {
 
 bool onScriptNotFound(const Hit& hit) {
   Accumulator* a = recordHere(hit, FailureId::ScriptNotFound);
-  if (a && a->total == 1)
+  if (a && a->total == 1 && !hit.group("exec_path").empty())
+    addDetail(a, fmt::format("The MPI launcher could not start '{}' ({}).", text::sanitize(hit.group("exec_path"), 200),
+                             text::sanitize(hit.group("exec_reason"), 120)));
+  else if (a && a->total == 1)
     addDetail(a, fmt::format("The interpreter could not open '{}' ([Errno {}] {}).", text::sanitize(hit.group("path"), 200),
                              text::sanitize(hit.group("errno"), 8), text::sanitize(text::trim(hit.group("reason")), 120)));
   return true;

@@ -17,21 +17,34 @@ constexpr std::size_t kMaxTasks = 64;
 // "Exit code:" follows "Process name:" on the next line (a blank line at most between).
 constexpr std::size_t kFirstProcessWindow = 2;
 
+// A process's end as a launcher reports it: an exit code, or a signal as its negative.
+constexpr long long kOutOfMemoryStatus = 1LL << 40;
+
 struct ProcessEnd {
   FailureId failure = FailureId::WorkerExit;
   std::optional<int> rank;
   RankSource source = RankSource::None;
   std::string_view family;
+  long long status = 0;
 };
 
-// Records one report. The first report of a launcher with a rank initiates; a later one of
-// the same launcher for another rank is a rank that ended after it.
+// Whether a report of `family` is a later one with another status than the first (the ranks
+// that ended after the first, because of it); the first report with a rank is remembered.
+bool endedOtherwiseThanFirst(State& s, const ProcessEnd& end) {
+  for (const auto& [family, status] : s.firstProcessEnds)
+    if (family == end.family) return status != end.status;
+  if (end.rank) s.firstProcessEnds.emplace_back(end.family, end.status);
+  return false;
+}
+
+// Records one report. The first report of a launcher with a rank initiates; a later one for
+// another rank with the same status is the same failure on that rank (nothing orders them),
+// with another status a rank that ended because of the first.
 Accumulator* recordProcessEnd(const Hit& hit, const ProcessEnd& end, std::string detail) {
   Occurrence occ = occurrenceOf(hit.c, false);
-  const Accumulator* before = findAccumulator(hit.s, end.failure);
-  const bool later = end.rank && before && before->firstRank && before->firstRankFamily == end.family;
-  if (later) {
-    if (*end.rank != *before->firstRank) hit.s.collateralRanks.add(*end.rank);
+  const bool consequence = endedOtherwiseThanFirst(hit.s, end);
+  if (end.rank && consequence) {
+    hit.s.collateralRanks.add(*end.rank);
   } else if (end.rank) {
     occ.rank = end.rank;
     occ.rankSource = end.source;
@@ -40,7 +53,7 @@ Accumulator* recordProcessEnd(const Hit& hit, const ProcessEnd& end, std::string
   Accumulator* a = record(hit.s, end.failure, occ);
   // A launcher's line names the process that ended first even when the process's own report
   // of the failure came earlier without a rank.
-  if (a && !a->firstRank && end.rank) {
+  if (a && !a->firstRank && end.rank && !consequence) {
     a->firstRank = end.rank;
     a->firstRankSource = end.source;
     a->firstRankFamily = std::string(end.family);
@@ -91,7 +104,7 @@ bool perNodeLauncherSeen(const State& s) {
 bool onMpiProcessSignal(const Hit& hit) {
   const long long sig = toInt(hit.group("signal"), 0);
   const int rank = static_cast<int>(toInt(hit.group("rank"), -1));
-  ProcessEnd end{signalFailure(sig), std::nullopt, RankSource::Global, kMpiLauncherFamily};
+  ProcessEnd end{signalFailure(sig), std::nullopt, RankSource::Global, kMpiLauncherFamily, -sig};
   if (rank >= 0) end.rank = rank;
   recordProcessEnd(hit, end,
                    fmt::format("The MPI launcher reports that rank {} on node {} was the first to end, on signal {}{}.",
@@ -108,7 +121,7 @@ bool onSpawnProcessExit(const Hit& hit) {
   const long long code = toInt(hit.group("code"), 0);
   if (signal.empty() && code == 0) return true;
   ProcessEnd end{signal.empty() ? FailureId::WorkerExit : signalFailure(sig), std::nullopt, RankSource::LocalPrefix,
-                 kSpawnProcessFamily};
+                 kSpawnProcessFamily, signal.empty() ? code : -sig};
   if (index >= 0) end.rank = index;
   recordProcessEnd(hit, end,
                    signal.empty() ? fmt::format("torch.multiprocessing reports that process {} exited with code {}.",
@@ -125,7 +138,7 @@ bool onHorovodProcessExit(const Hit& hit) {
   const long long code = toInt(hit.group("code"), 0);
   if (code == 0) return true;
   const int rank = static_cast<int>(toInt(hit.group("rank"), -1));
-  ProcessEnd end{exitStatusFailure(code), std::nullopt, RankSource::Global, kHorovodFamily};
+  ProcessEnd end{exitStatusFailure(code), std::nullopt, RankSource::Global, kHorovodFamily, code};
   if (rank >= 0) end.rank = rank;
   recordProcessEnd(hit, end, fmt::format("horovodrun reports that process {} ended with {}.", rank, exitStatusText(code)));
   return true;
@@ -160,7 +173,7 @@ bool onFirstProcessExitCode(const Hit& hit) {
   st.firstProcessName.reset();
   const long long code = toInt(hit.group("code"), 0);
   if (code == 0) return false;
-  ProcessEnd end{exitStatusFailure(code), name.rank, RankSource::Global, name.family};
+  ProcessEnd end{exitStatusFailure(code), name.rank, RankSource::Global, name.family, code};
   const std::string_view launcher = name.family == kMpiLauncherFamily ? "The MPI launcher" : "Horovod";
   recordProcessEnd(hit, end,
                    fmt::format("{} reports that the first process to end was {}, with {}.", launcher, name.name,
@@ -212,31 +225,20 @@ bool onSrunTaskEnded(const Hit& hit) {
   const std::string how = oom ? std::string("out of memory (Slurm's memory limit)")
                           : !hit.group("code").empty() ? exitStatusText(code)
                                                        : fmt::format("signal {}{}", sig, signalNameInParentheses(sig));
-  const std::string who = fmt::format("task{} {} on {}", tasks.size() == 1 ? "" : "s",
-                                      text::sanitize(hit.group("tasks"), 60), text::sanitize(hit.group("host"), 80));
-  std::string detail = fmt::format("srun reports that {} ended: {}.", who, how);
+  std::string detail = fmt::format("srun reports that task{} {} on {} ended: {}.", tasks.size() == 1 ? "" : "s",
+                                   text::sanitize(hit.group("tasks"), 60), text::sanitize(hit.group("host"), 80), how);
   if (tasks.empty()) detail += " srun started a launcher per node here, so a task is a node, not a rank.";
-  if (tasks.size() == 1) {
-    recordProcessEnd(hit, {failure, tasks[0], RankSource::Global, kSlurmTaskFamily}, std::move(detail));
-    return true;
+  ProcessEnd end{failure, std::nullopt, RankSource::Global, kSlurmTaskFamily,
+                 oom ? kOutOfMemoryStatus : !hit.group("code").empty() ? code : -sig};
+  if (!tasks.empty()) end.rank = tasks[0];
+  const bool consequence = !tasks.empty() && endedOtherwiseThanFirst(hit.s, end);
+  Accumulator* a = recordProcessEnd(hit, end, std::move(detail));
+  // The other tasks of one report ended the same way, and nothing orders them.
+  for (std::size_t i = 1; a && !consequence && i < tasks.size(); ++i) {
+    a->ranks.add(tasks[i]);
+    a->otherRankSeen = true;
   }
-  // Several tasks in one report (or none taken as ranks): nothing orders them.
-  const Accumulator* before = findAccumulator(hit.s, failure);
-  const bool first = !tasks.empty() && (!before || !before->firstRank);
-  Occurrence occ = occurrenceOf(hit.c, false);
-  if (first) {
-    occ.rank = tasks[0];
-    occ.rankSource = RankSource::Global;
-    occ.rankFamily = kSlurmTaskFamily;
-  }
-  Accumulator* a = record(hit.s, failure, occ);
-  if (!a) return true;
-  for (std::size_t i = first ? 1 : 0; i < tasks.size(); ++i) {
-    if (first) a->ranks.add(tasks[i]);
-    else hit.s.collateralRanks.add(tasks[i]);
-  }
-  if (first) a->otherRankSeen = true;
-  if (a->total == 1) addDetail(a, std::move(detail));
+  for (std::size_t i = 1; consequence && i < tasks.size(); ++i) hit.s.collateralRanks.add(tasks[i]);
   return true;
 }
 

@@ -11,9 +11,10 @@ Observed observeOverflow(const HitView& hit) {
   o.lossScale.overflowLine = true;
   o.add(FailureId::Fp16OverflowSkips, false);
   const auto attempted = toDouble(hit.group("attempted"));
-  o.lossScale.reduced = toDouble(hit.group("reduced"));
+  o.lossScale.reduced = toDouble(hit.group("reduced").empty() ? hit.group("apex_reduced") : hit.group("reduced"));
   const auto& reduced = o.lossScale.reduced;
-  if (attempted && reduced && (*reduced <= 1.0 || *reduced >= *attempted)) {
+  // Below 1 the scale shrinks the gradients instead of protecting them: the scaler has nothing left.
+  if (reduced && (*reduced < 1.0 || (attempted && (*reduced == 1.0 || *reduced >= *attempted)))) {
     o.lossScale.floorHit = true;
     o.add(FailureId::Fp16LossScaleFloor, false).options.tier = Tier::Numeric;
   }

@@ -245,6 +245,10 @@ bool plausibleHost(std::string_view host) {
   }
   if (!digit) return false;
   if (!alpha) return dots == 3 && host.find_first_not_of("0123456789.") == std::string_view::npos;
+  // Error codes of the Ascend CANN runtime ("EL0004: ...", "EJ0001: ..."): two capitals, four digits.
+  if (host.size() == 6 && text::isAlpha(host[0]) && text::isAlpha(host[1]) && host[0] <= 'Z' && host[1] <= 'Z' &&
+      host.find_first_not_of("0123456789", 2) == std::string_view::npos)
+    return false;
   return !(host.ends_with("Error") || host.ends_with("Exception") || host.ends_with("Warning"));
 }
 

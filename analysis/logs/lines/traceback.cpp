@@ -87,11 +87,16 @@ unsigned phaseOf(const Frame& f) {
   if (fn == "forward" || fn == "_call_impl") bits |= kPhaseForward;
   if (contains(fn, "save_checkpoint") || contains(fn, "load_checkpoint") || contains(fn, "_save_zero_checkpoint"))
     bits |= kPhaseCheckpoint;
+  if ((fn == "__post_init__" && (contains(f.file, "training_args") || contains(f.file, "accelerate/utils/dataclasses"))) ||
+      fn == "parse_args_into_dataclasses" || fn == "_prepare_deepspeed" || contains(f.file, "deepspeed/runtime/config.py") ||
+      contains(f.file, "deepspeed/accelerator/real_accelerator.py"))
+    bits |= kPhaseArguments;
   return bits;
 }
 
 std::string_view phaseName(unsigned bits) {
   // Outer phases first: an OOM inside forward during model placement is placement.
+  if (bits & kPhaseArguments) return "the checks of the job's arguments and configuration";
   if (bits & kPhasePlacement) return "model placement (engine set-up)";
   if (bits & kPhaseCheckpoint) return "checkpoint save/load";
   if (bits & kPhaseOptimizer) return "optimizer step";

@@ -39,6 +39,7 @@ enum Phase : unsigned {
   kPhaseBackward = 4u,
   kPhaseForward = 8u,
   kPhaseCheckpoint = 16u,
+  kPhaseArguments = 32u,  // the job's arguments and configuration checked, before any collective
 };
 unsigned phaseOf(const Frame& frame);
 std::string_view phaseName(unsigned phaseBits);  // the most specific phase, or empty

@@ -192,7 +192,11 @@ struct PrefixMatcher {
     for (const PrefixFamily& f : table) {
       checkYields(f);
       rows.push_back(compileRow(f));
-      digitsAlike = digitsAlike && rows.back().digitsAlike;
+      // A row that tells digits apart ("[PG ID 2 ...]" is not group 0) but is gated by a
+      // needed literal without digits can only decide lines holding that literal: a parse
+      // that tried it is not remembered (matchAt), one that it was ruled out of still holds.
+      const bool gated = !f.needs.empty() && !hasDigit(f.needs);
+      digitsAlike = digitsAlike && (rows.back().digitsAlike || gated);
     }
     for (PeelState state : {PeelState::Start, PeelState::Stacked, PeelState::AfterLogger})
       for (std::size_t row = 0; row < rows.size(); ++row)
@@ -585,10 +589,19 @@ std::size_t matchAt(const PrefixMatcher& m, PeelState state, std::string_view li
        rows != 0; rows &= rows - 1) {
     const auto r = static_cast<std::size_t>(std::countr_zero(rows));
     const CompiledRow& c = m.rows[r];
+    const std::string_view windowText(window.data(), window.size());
+    // A row that tells digits apart decides on their values from its first test on: a parse
+    // that tried it is not remembered; one its needed literal ruled it out of still holds.
+    if (!c.digitsAlike) {
+      if (!c.hasNeeded(windowText)) {
+        proof.ruledOutByNeeds(r, at);
+        continue;
+      }
+      proof.provable = false;
+    }
     if (s.size() <= c.literal.size()) proof.provable = false;  // the line's end rules the row out
     else proof.see(at + c.literal.size() + 1);
     if (!c.startsHere(s)) continue;
-    const std::string_view windowText(window.data(), window.size());
     if (!c.hasNeeded(windowText)) {
       proof.ruledOutByNeeds(r, at);
       continue;
@@ -788,18 +801,17 @@ std::array<std::size_t, 2> PrefixMemo::chainSlots(std::uint64_t hash) {
   return {hash % kChainSlots, (hash >> 32) % kChainSlots};
 }
 
-bool PrefixMemo::hasRoomFor(std::string_view key) const {
-  return !key.empty() && key.size() <= kChainBytes &&
-         (std::find(chainLengths_.begin(), chainLengths_.end(), key.size()) != chainLengths_.end() ||
-          std::find(chainLengths_.begin(), chainLengths_.end(), 0) != chainLengths_.end());
-}
+bool PrefixMemo::hasRoomFor(std::string_view key) const { return !key.empty() && key.size() <= kChainBytes; }
 
 PrefixMemo::Chain* PrefixMemo::chainToFill(std::string_view key) {
   if (!hasRoomFor(key)) return nullptr;
+  // The lengths are kept most recently found first: a new one takes the place of the one
+  // found longest ago (its chains stay in their slots, unreachable until it comes back).
   auto it = std::find(chainLengths_.begin(), chainLengths_.end(), key.size());
   if (it == chainLengths_.end()) it = std::find(chainLengths_.begin(), chainLengths_.end(), 0);
-  if (it == chainLengths_.end()) return nullptr;
+  if (it == chainLengths_.end()) it = chainLengths_.end() - 1;
   *it = static_cast<std::uint16_t>(key.size());
+  std::rotate(chainLengths_.begin(), it, it + 1);
   const std::uint64_t h = chainHash(key);
   const auto [a, b] = chainSlots(h);
   const std::size_t i = chainHashes_[a] == 0 || (chainHashes_[b] != 0 && chains_[a].lastUse <= chains_[b].lastUse) ? a : b;
@@ -850,6 +862,8 @@ void takeRichCaller(PrefixView& v) {
 }
 
 }  // namespace
+
+bool prefixMemoFoldsDigits() { return PrefixMatcher::shared().digitsAlike; }
 
 PrefixView parsePrefixView(std::string_view line, PrefixMemo* memo) {
   if (memo)

@@ -171,3 +171,9 @@ TEST_CASE("a loss out of range leaves no layout for messages of its shape") {
   CHECK(dsls::logs::detail::describeMetricValues(n, "{'loss': 0e000}", literals.scan("{'loss': 0e000}")) ==
         "loss=0,0,0e000;norm=-");
 }
+
+// One row that tells digits apart without a needed literal to gate it would turn the folding
+// off for every log: each line with a timestamp in its prefix would be parsed afresh.
+TEST_CASE("the prefix memo folds digits: no row of the table tells digits apart ungated") {
+  CHECK(dsls::logs::prefixMemoFoldsDigits());
+}

@@ -180,6 +180,15 @@ RootRank rankWithoutPrefix(const State& s, const Accumulator& root, const Watchd
 RootRank chooseRootRank(const State& s, const Accumulator& root, const WatchdogAnalysis& w) {
   const FailureInfo& info = failureInfo(root.failure);
   RootRank out;
+  // DeepSpeed all-reduces the overflow check, so every rank lowers the scale alike and raises
+  // "Current loss scale already at minimum" at the same step (the Primary occurrence).
+  if (root.failure == FailureId::Fp16LossScaleFloor && root.tier == Tier::Primary) {
+    out.scope = RankScope::All;
+    out.ranks = root.ranks.ranks;
+    out.reason = "DeepSpeed combines the overflow check of every rank (an all-reduce), so every rank lowers its loss "
+                 "scale alike and stops the run with this exception at the same step; no single rank started it.";
+    return out;
+  }
   if (root.tier == Tier::Numeric || root.failure == FailureId::Fp16LossScaleFloor) {
     out.reason = "These values are printed by rank 0 only (HF Trainer metrics, DeepSpeed's OVERFLOW and progress "
                  "lines), after gradients are combined across ranks; the log does not show which rank produced the "

@@ -151,3 +151,15 @@ TEST_CASE("a rank tag indented by the reporter is still the rank") {
   REQUIRE(f->initiatingRank);
   CHECK(*f->initiatingRank == 1);
 }
+
+TEST_CASE("DeepSpeed's 'loss scale already at minimum' exception is every rank's: the overflow check is all-reduced") {
+  const auto report = dsls::logs::analyzeText(
+      "[rank0]: Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.\n"
+      "[rank1]: Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.\n");
+  const auto* f = initiatingFinding(report);
+  REQUIRE(f);
+  CHECK(f->id == "fp16-loss-scale-floor");
+  REQUIRE(f->rankScope);
+  CHECK(*f->rankScope == RankScope::All);
+  CHECK_FALSE(f->initiatingRank);
+}

@@ -230,7 +230,7 @@ TEST_CASE("desync with two equal groups names no single rank") {
   CHECK(root->rankReason.find("several groups") != std::string::npos);
 }
 
-TEST_CASE("rank-0-only overflow log collapsing to the minimum scale names no rank") {
+TEST_CASE("rank-0-only overflow log collapsing to the minimum scale names no rank: every rank raises the exception") {
   LogWriter w;
   double scale = 65536;
   int t = 1000;
@@ -251,7 +251,9 @@ TEST_CASE("rank-0-only overflow log collapsing to the minimum scale names no ran
   REQUIRE(root);
   CHECK(root->id == "fp16-loss-scale-floor");
   CHECK_FALSE(root->initiatingRank);
-  CHECK(root->rankReason.find("rank 0 only") != std::string::npos);
+  REQUIRE(root->rankScope);
+  CHECK(*root->rankScope == dsls::logs::RankScope::All);
+  CHECK(root->rankReason.find("all-reduce") != std::string::npos);
   CHECK(root->mechanism.find("DeepSpeed stopped the run: the loss scale was already at its minimum.") !=
         std::string::npos);
   const LogFinding* skips = findingById(r, "fp16-overflow-skips");

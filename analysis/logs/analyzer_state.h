@@ -306,6 +306,9 @@ struct LogAnalyzer::State {
   // The last Ascend error header ("(PID:1, Device:3, RankID:3) ERR02200 ..."): its rank and line,
   // for the lines of the same report around it.
   std::optional<std::pair<int, std::size_t>> deviceErrorRank;
+  // torch.multiprocessing's "Process 3 terminated with the following error:": the first
+  // process whose exception spawn re-raises (its index on its node).
+  std::optional<int> spawnRaisedIndex;
   std::unordered_map<long long, int> pidToLocalRank;
   std::size_t launcherKills = 0;  // DeepSpeed launcher "Killing subprocess" lines: one per worker it started
   std::optional<Evidence> firstLauncherKill;  // the first of those lines, and its stream

@@ -451,6 +451,11 @@ void detail::handleGenericException(State& s, const LineContext& c, const tb::Ex
     }
     case tb::ExceptionClass::Primary: {
       std::string type = text::sanitize(ex.type, 80);
+      if (c.phase & tb::kPhaseOpBuild) {  // the build's own exception (CalledProcessError from ninja, ...)
+        Accumulator* a = record(s, FailureId::OpBuildFailure, occ);
+        addDetail(a, "The op's build raised " + type + (ex.text.empty() ? "" : ": " + text::sanitize(ex.text, 240)));
+        return;
+      }
       RecordOptions o;
       o.keySuffix = type;
       o.title = "Uncaught " + type;

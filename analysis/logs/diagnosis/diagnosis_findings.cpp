@@ -231,10 +231,11 @@ LogFinding desyncFinding(const State& s, const RootChoice& root, const WatchdogA
   f.initiating = true;
   f.initiatingRank = w.skewSuspect;
   f.rankScope = w.skewSuspect ? RankScope::One : RankScope::Unknown;
-  if (w.skewSuspect && w.suspectOnlyBehind)
-    f.rankReason = fmt::format("Rank {} is behind: {}. With two ranks this is read from the sequence numbers alone: "
-                               "the rank behind is the likely one to have stopped or taken another code path.",
-                               *w.skewSuspect, w.skewText);
+  if (w.behindRank)
+    f.rankReason = fmt::format("Rank {} is behind: {}. With one rank on each side the sequence numbers do not say "
+                               "which one stopped: the rank behind may have stalled, or the other gone ahead past a "
+                               "collective it did not finish; no initiating rank is named.",
+                               *w.behindRank, w.skewText);
   else if (w.skewSuspect)
     f.rankReason = fmt::format("Rank {} is the odd one out: {}. It is behind the others or on a different code path.",
                                *w.skewSuspect, w.skewText);

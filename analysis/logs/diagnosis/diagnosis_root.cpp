@@ -154,6 +154,15 @@ RootRank rankWithoutPrefix(const State& s, const Accumulator& root, const Watchd
     return out;
   }
   if (auto r = singleProcessRank(s)) return *r;
+  if (s.spawnRaisedIndex && !multiNode(s)) {
+    out.rank = *s.spawnRaisedIndex;
+    out.scope = RankScope::One;
+    out.reason = fmt::format("The failure line has no rank prefix; torch.multiprocessing reports that process {} "
+                             "raised the exception it re-raises (spawn numbers the processes of its node: the index "
+                             "equals the global rank on a single node, which is what this log shows).",
+                             *s.spawnRaisedIndex);
+    return out;
+  }
   if (w.missing.size() == 1 && !w.timeoutRanks.empty()) {
     out.rank = w.missing[0];
     out.scope = RankScope::One;

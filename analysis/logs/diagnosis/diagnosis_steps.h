@@ -21,7 +21,9 @@ struct WatchdogAnalysis {
   std::map<std::pair<long long, std::string>, std::vector<int>> groups;  // (SeqNum, OpType) -> ranks
   bool skew = false;
   std::optional<int> skewSuspect;
-  bool suspectOnlyBehind = false;  // two ranks: named from the SeqNums alone, not as an odd one out
+  // Two ranks, one on each side: the one at the lower SeqNum, named in the reason but not as the
+  // initiating rank (the SeqNums alone do not say which one stopped).
+  std::optional<int> behindRank;
   std::string skewText;
   std::vector<int> missing;  // ranks in 0..max that did not report a timeout
   std::vector<int> severalSeqRanks;  // ranks timing out at several SeqNums: more than one process group

@@ -55,10 +55,8 @@ WatchdogAnalysis analyzeWatchdog(const State& s, const std::vector<int>& ranksSe
       const auto& b = g[1];
       if (a.second.size() == 1 && b.second.size() > 1) w.skewSuspect = a.second[0];
       else if (b.second.size() == 1 && a.second.size() > 1) w.skewSuspect = b.second[0];
-      else if (a.second.size() == 1 && b.second.size() == 1 && a.first.first != b.first.first) {
-        w.skewSuspect = a.first.first < b.first.first ? a.second[0] : b.second[0];
-        w.suspectOnlyBehind = true;
-      }
+      else if (a.second.size() == 1 && b.second.size() == 1 && a.first.first != b.first.first)
+        w.behindRank = a.first.first < b.first.first ? a.second[0] : b.second[0];
     }
   }
 

@@ -401,6 +401,15 @@ const Entry kEntries[] = {
        "same from step to step.",
        "`pip show deepspeed` names the release; after the change the step that raised completes.",
        "zero_optimization.stage3_prefetch_bucket_size", ""},
+      {FailureId::Zero3LowCpuMemUsage, "ZeRO-3 model loaded with low_cpu_mem_usage or a device_map", Severity::Error,
+       Tier::Primary, true,
+       "Under an active ZeRO-3 config, Transformers' from_pretrained builds the model inside deepspeed.zero.Init, "
+       "which partitions each parameter as it is created; `low_cpu_mem_usage=True` and a `device_map` place the "
+       "weights themselves, which conflicts with that, so from_pretrained refuses them.",
+       "Drop low_cpu_mem_usage and device_map (and quantization that implies a device map) from the "
+       "from_pretrained call when training with ZeRO-3; ZeRO-3 already keeps each GPU's share small.",
+       "Search the training script and its framework's model loader for low_cpu_mem_usage and device_map.",
+       "zero_optimization.stage", ""},
       {FailureId::Zero3TraceCacheInvalidated, "ZeRO-3 prefetch trace invalidated", Severity::Warning,
        Tier::Advisory, true,
        "ZeRO-3 records the order in which modules fetch their parameters during a step and prefetches along "

@@ -65,6 +65,23 @@ Observed observeOpBuild(const HitView& hit) {
   return failure(FailureId::OpBuildFailure, "The op `" + text::sanitize(hit.group("op"), 60) + "` failed to build.");
 }
 
+Observed observeOpBuildStep(const HitView& hit) {
+  if (!hit.group("arch").empty())
+    return failure(FailureId::OpBuildFailure, "nvcc does not know the GPU architecture " +
+                                                  text::sanitize(hit.group("arch"), 20) +
+                                                  ": the CUDA toolkit is older than the GPU (or TORCH_CUDA_ARCH_LIST names "
+                                                  "an architecture it lacks).");
+  if (!hit.group("cuda").empty())
+    return failure(FailureId::OpBuildFailure, "The CUDA toolkit found (" + text::sanitize(hit.group("cuda"), 12) +
+                                                  ") is not the one PyTorch was built with (" +
+                                                  text::sanitize(hit.group("torch_cuda"), 12) +
+                                                  "): DeepSpeed refuses to build its ops against it.");
+  return failure(FailureId::OpBuildFailure, "ninja stopped the op's build: the compiler's or linker's error is on the "
+                                            "lines before it.");
+}
+
+Observed observeZero3LowCpuMemUsage(const HitView&) { return failure(FailureId::Zero3LowCpuMemUsage); }
+
 Observed observeDsOptAdamMissing(const HitView&) {
   return failure(FailureId::OpBuildFailure,
                  "DeepSpeedCPUAdam has no ds_opt_adam: the cpu_adam op was never loaded; its build error is earlier in "
@@ -92,7 +109,8 @@ Observed only(const HitView&) {
 
 DSLS_OBSERVING_HANDLER(BatchAssert) DSLS_OBSERVING_HANDLER(HfMismatch) DSLS_OBSERVING_HANDLER(MaxGradNormOpt)
 DSLS_OBSERVING_HANDLER(DuplicateKeys) DSLS_OBSERVING_HANDLER(DeprecatedKey) DSLS_OBSERVING_HANDLER(UnsupportedOptimizer)
-DSLS_OBSERVING_HANDLER(OpBuild) DSLS_OBSERVING_HANDLER(DsOptAdamMissing)
+DSLS_OBSERVING_HANDLER(OpBuild) DSLS_OBSERVING_HANDLER(DsOptAdamMissing) DSLS_OBSERVING_HANDLER(OpBuildStep)
+DSLS_OBSERVING_HANDLER(Zero3LowCpuMemUsage)
 bool onFp16Bf16Both(const Hit& hit) { return applyObserved(hit, only<FailureId::Fp16Bf16Both>); }
 bool onAutoNotFilled(const Hit& hit) { return applyObserved(hit, only<FailureId::AutoNotFilled>); }
 DSLS_OBSERVING_HANDLER(AccelerateMicroBatchAuto)

@@ -242,4 +242,12 @@ bool onSrunTaskEnded(const Hit& hit) {
   return true;
 }
 
+// "-- Process 3 terminated with the following error:" (ProcessRaisedException): the exception
+// that follows is process 3's; the diagnosis gives it that rank when its lines carry none.
+bool onSpawnProcessRaised(const Hit& hit) {
+  if (const long long index = toInt(hit.group("index"), -1); index >= 0 && !hit.s.spawnRaisedIndex)
+    hit.s.spawnRaisedIndex = static_cast<int>(index);
+  return false;
+}
+
 }  // namespace dsls::logs::detail

@@ -91,11 +91,15 @@ unsigned phaseOf(const Frame& f) {
       fn == "parse_args_into_dataclasses" || fn == "_prepare_deepspeed" || contains(f.file, "deepspeed/runtime/config.py") ||
       contains(f.file, "deepspeed/accelerator/real_accelerator.py"))
     bits |= kPhaseArguments;
+  if (fn == "_run_ninja_build" || fn == "_write_ninja_file_and_build_library" || fn == "assert_no_cuda_mismatch" ||
+      (fn == "jit_load" && contains(f.file, "op_builder")))
+    bits |= kPhaseOpBuild;
   return bits;
 }
 
 std::string_view phaseName(unsigned bits) {
   // Outer phases first: an OOM inside forward during model placement is placement.
+  if (bits & kPhaseOpBuild) return "an op's build";
   if (bits & kPhaseArguments) return "the checks of the job's arguments and configuration";
   if (bits & kPhasePlacement) return "model placement (engine set-up)";
   if (bits & kPhaseCheckpoint) return "checkpoint save/load";

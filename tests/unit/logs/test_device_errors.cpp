@@ -163,3 +163,59 @@ TEST_CASE("DeepSpeed's 'loss scale already at minimum' exception is every rank's
   CHECK(*f->rankScope == RankScope::All);
   CHECK_FALSE(f->initiatingRank);
 }
+
+TEST_CASE("PyTorch's 'NCCL Error 2: unhandled system error' is the NCCL error of the rank that raised it") {
+  const auto report = dsls::logs::analyzeText(
+      "[rank10]: RuntimeError: NCCL Error 2: unhandled system error (run with NCCL_DEBUG=INFO for details)\n");
+  const auto* f = initiatingFinding(report);
+  REQUIRE(f);
+  CHECK(f->id == "nccl-error");
+  REQUIRE(f->initiatingRank);
+  CHECK(*f->initiatingRank == 10);
+}
+
+TEST_CASE("an exception raised inside an op's JIT build is the op build failure; the CUDA warning that accepts is not") {
+  const auto report = dsls::logs::analyzeText(
+      "nvcc fatal   : Unsupported gpu architecture 'compute_86'\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/usr/lib/python3/site-packages/torch/utils/cpp_extension.py\", line 1533, in _run_ninja_build\n"
+      "    raise CalledProcessError(retcode, process.args,\n"
+      "subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.\n");
+  const auto* f = initiatingFinding(report);
+  REQUIRE(f);
+  CHECK(f->id == "op-build-failure");
+  CHECK(findingById(report, "python-exception") == nullptr);
+  const auto accepted = dsls::logs::analyzeText(
+      "Installed CUDA version 11.8 does not match the version torch was compiled with 11.7 but since the APIs are "
+      "compatible, accepting this combination\n");
+  CHECK(findingById(accepted, "op-build-failure") == nullptr);
+}
+
+TEST_CASE("spawn's 'Process 3 terminated with the following error' gives the exception that follows rank 3") {
+  const auto report = dsls::logs::analyzeText(
+      "Traceback (most recent call last):\n"
+      "  File \"train.py\", line 9, in <module>\n"
+      "    mp.spawn(main, nprocs=8)\n"
+      "torch.multiprocessing.spawn.ProcessRaisedException: \n"
+      "\n"
+      "-- Process 3 terminated with the following error:\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/work/train.py\", line 30, in main\n"
+      "    load(cfg)\n"
+      "KeyError: 'model'\n");
+  const auto* f = initiatingFinding(report);
+  REQUIRE(f);
+  REQUIRE(f->initiatingRank);
+  CHECK(*f->initiatingRank == 3);
+  CHECK(f->rankReason.find("process 3") != std::string::npos);
+}
+
+TEST_CASE("Transformers' ZeRO-3 refusal of low_cpu_mem_usage is every rank's") {
+  const auto report = dsls::logs::analyzeText(
+      "ValueError: DeepSpeed Zero-3 is not compatible with `low_cpu_mem_usage=True` or with passing a `device_map`.\n");
+  const auto* f = initiatingFinding(report);
+  REQUIRE(f);
+  CHECK(f->id == "zero3-low-cpu-mem-usage-conflict");
+  REQUIRE(f->rankScope);
+  CHECK(*f->rankScope == RankScope::All);
+}

@@ -203,7 +203,7 @@ TEST_CASE("desync: one rank at a different SeqNum and OpType among agreeing rank
   CHECK(root->mechanism.find("SeqNum=998 _ALLGATHER_BASE") != std::string::npos);
 }
 
-TEST_CASE("desync of two ranks names the one behind, and says it is read from the SeqNums alone") {
+TEST_CASE("desync of two ranks says which one is behind, but names no initiating rank from the SeqNums alone") {
   LogWriter w;
   w.watchdogTimeout("", 1, 5000, 1, "BROADCAST", 1800000);
   w.watchdogTimeout("", 0, 5000, 2, "ALLGATHER", 1800000);
@@ -211,10 +211,9 @@ TEST_CASE("desync of two ranks names the one behind, and says it is read from th
   const LogFinding* root = r.initiatingFinding();
   REQUIRE(root);
   CHECK(root->id == "nccl-desync");
-  REQUIRE(root->initiatingRank);
-  CHECK(*root->initiatingRank == 1);
+  CHECK_FALSE(root->initiatingRank);
   CHECK(root->rankReason.find("Rank 1 is behind") == 0);
-  CHECK(root->rankReason.find("sequence numbers alone") != std::string::npos);
+  CHECK(root->rankReason.find("do not say which one stopped") != std::string::npos);
   CHECK(root->rankReason.find("odd one out") == std::string::npos);
 }
 

@@ -31,14 +31,13 @@ TEST_CASE("LlamaFactory#7396: 'detected by watchdog at work' line is a timeout o
   CHECK(r.ranksSeen == std::vector<int>{0});
 }
 
-TEST_CASE("torchtune#1107: different SeqNum/OpType per rank is a desync; rank 1 is behind") {
+TEST_CASE("torchtune#1107: different SeqNum/OpType per rank is a desync; rank 1 is behind, named in the reason only") {
   const LogReport r = analyzeText(readFixture("part-c-torchtune1107-desync.log"));
   const LogFinding* root = r.initiatingFinding();
   REQUIRE(root);
   CHECK(root->id == "nccl-desync");
-  REQUIRE(root->initiatingRank);
-  CHECK(*root->initiatingRank == 1);
-  CHECK(root->collateralRanks == std::vector<int>{0});
+  CHECK_FALSE(root->initiatingRank);
+  CHECK(root->rankReason.find("Rank 1 is behind") == 0);
   CHECK(root->rankReason.find("SeqNum=313 _ALLGATHER_BASE") != std::string::npos);
   CHECK(root->rankReason.find("SeqNum=315 ALLREDUCE") != std::string::npos);
 }

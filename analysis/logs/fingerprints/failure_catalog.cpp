@@ -502,9 +502,10 @@ const Entry kEntries[] = {
        "optimizer.type is neither a DeepSpeed optimizer nor a torch.optim class name.",
        "Use a supported name (Adam, AdamW, Lamb, ... or a torch.optim class, case-sensitive).",
        "Run `dsls check` on the config.", "optimizer.type", ""},
-      {FailureId::OpBuildFailure, "DeepSpeed op failed to build", Severity::Error, Tier::Primary, false,
+      {FailureId::OpBuildFailure, "DeepSpeed op failed to build", Severity::Error, Tier::Primary, true,
        "A DeepSpeed C++/CUDA op (cpu_adam for CPU offload, fused_adam, ...) is compiled on first use and the "
-       "build failed, usually because the CUDA toolkit or compiler does not match the installed torch. A later "
+       "build failed, usually because the CUDA toolkit or compiler does not match the installed torch. Every rank "
+       "builds (or waits for and loads) the same op with the same toolchain, so every rank fails alike. A later "
        "\"no attribute 'ds_opt_adam'\" error is a consequence of this failure.",
        "Install a CUDA toolkit that matches torch and set CUDA_HOME, or prebuild the op (DS_BUILD_CPU_ADAM=1 "
        "pip install deepspeed), then clear the torch extensions cache.",

@@ -101,6 +101,20 @@ bool onLauncherExit(const Hit& hit) {
   return true;
 }
 
+// "RuntimeError: Step 1 exited with non-zero status 1": DeepSpeed-Chat's runner saw a step's
+// training script fail; the script's own error is in that step's log.
+bool onStepRunnerExit(const Hit& hit) {
+  const long long code = toInt(hit.group("code"), 0);
+  if (code == 0) return true;
+  const long long sig = signalOfExitStatus(code);
+  Accumulator* a = recordHere(hit, sig ? signalFailure(sig) : FailureId::WorkerExit, false);
+  if (a && a->total == 1)
+    addDetail(a, fmt::format("DeepSpeed-Chat's runner reports that step {} ended with exit code {}; the step's own "
+                             "error is in its training log (output/.../training.log).",
+                             text::sanitize(hit.group("step"), 2), code));
+  return true;
+}
+
 bool onTorchrunFailed(const Hit& hit) {
   const long long code = toInt(hit.group("code"), 0);
   const int local = static_cast<int>(toInt(hit.group("local_rank"), -1));

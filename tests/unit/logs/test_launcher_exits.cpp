@@ -117,3 +117,24 @@ TEST_CASE("torchrun's exit code 137 is 128 + SIGKILL") {
   CHECK(findingById(report, "host-oom") != nullptr);
   CHECK(findingById(report, "worker-exit") == nullptr);
 }
+
+TEST_CASE("DeepSpeed-Chat's 'Step 1 exited with non-zero status 1' is a worker exit; mpirun without its rsh agent an MPI start failure") {
+  const auto chat = dsls::logs::analyzeText("RuntimeError: Step 1 exited with non-zero status 1\n");
+  const auto* f = findingById(chat, "worker-exit");
+  REQUIRE(f);
+  CHECK(f->mechanism.find("step 1 ended with exit code 1") != std::string::npos);
+  const auto mpi = dsls::logs::analyzeText(
+      "[718c7e141fd5:75498] [[INVALID],INVALID] FORCE-TERMINATE AT Not found:-13 - error plm_rsh_component.c(327)\n");
+  CHECK(findingById(mpi, "mpi-init-failed") != nullptr);
+}
+
+TEST_CASE("fairseq's overflow lines are overflow skips, not the floor; its 'Minimum loss scale reached' is the floor") {
+  const auto skips = dsls::logs::analyzeText(
+      "| WARNING: overflow detected, setting loss scale to: 0.25\n"
+      "| WARNING: overflow detected, setting loss scale to: 0.125\n");
+  CHECK(findingById(skips, "fp16-overflow-skips") != nullptr);
+  CHECK(findingById(skips, "fp16-loss-scale-floor") == nullptr);
+  const auto floor = dsls::logs::analyzeText(
+      "FloatingPointError: Minimum loss scale reached (0.0001). Your loss is probably exploding.\n");
+  CHECK(findingById(floor, "fp16-loss-scale-floor") != nullptr);
+}

@@ -96,6 +96,7 @@ struct StreamState {
   std::size_t interleavedLeft = 0, interleavedUntil = 0;
   std::size_t exceptionEndedAt = 0;  // the stream line of the last exception line that ended a traceback
   std::size_t interruptions = 0;
+  bool startsWithCodeLine = false;  // the stream's first line is indented: the code of a frame cut off
   // rich's box: the display width of its bottom line and the stream line it ended on (the
   // exception line after it is wrapped at the console width, which the box shows).
   std::size_t richBoxWidth = 0;

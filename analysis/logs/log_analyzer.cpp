@@ -364,13 +364,15 @@ std::optional<tb::ExceptionLine> stepTraceback(State& s, const LineContext& c, s
                                                bool loggerLine) {
   StreamState& st = s.streams[c.stream];
   if (!loggerLine && stepRichBox(st, c, message)) return std::nullopt;
-  // A paste that starts inside a traceback, its header cut off, starts with a frame line; so
-  // does, just after an exception line, the rest of another process's traceback interleaved
-  // with it. A frame line elsewhere, with no traceback around it, starts nothing.
+  // A paste that starts inside a traceback, its header cut off, starts with a frame line (or
+  // with the code line of the frame cut off before it); so does, just after an exception line,
+  // the rest of another process's traceback interleaved with it. A frame line elsewhere, with
+  // no traceback around it, starts nothing.
+  if (st.lineCount == 1) st.startsWithCodeLine = !loggerLine && !message.empty() && text::isBlank(message[0]);
   const bool afterException =
       st.exceptionEndedAt > 0 && st.lineCount <= st.exceptionEndedAt + tb::kInterleavedWindow;
-  const bool headless =
-      !loggerLine && !st.inTraceback && (st.lineCount == 1 || afterException) && tb::parseFrame(message);
+  const bool pasteStart = st.lineCount == 1 || (st.lineCount == 2 && st.startsWithCodeLine);
+  const bool headless = !loggerLine && !st.inTraceback && (pasteStart || afterException) && tb::parseFrame(message);
   if (headless || (!loggerLine && tb::isTracebackStart(message))) {
     // A second header before an exception line is usually interleaved output of
     // several processes without prefixes: restart rather than report, and count them.

@@ -207,3 +207,17 @@ TEST_CASE("Near miss: an exception line later in a paste, or a logger's, starts 
                                 frames),
                     "incomplete-traceback") == nullptr);
 }
+
+TEST_CASE("a paste that starts with the code line of a frame cut off, then a frame, is a traceback") {
+  const std::string text =
+      "    deepspeed_load_checkpoint(self.model_wrapped, resume_from_checkpoint)\n"
+      "  File \"/usr/lib/python3/site-packages/transformers/deepspeed.py\", line 389, in deepspeed_load_checkpoint\n"
+      "    raise ValueError(f\"unknown tag {tag}\")\n"
+      "ValueError: unknown tag global_step1500\n";
+  CHECK(findingById(analyzeText(text), "python-exception") != nullptr);
+  CHECK(looksLikeTrainingLog(text));
+  // An unindented first line is no cut-off code line: the frame after it starts nothing.
+  const std::string after = "loading checkpoint\n" + text.substr(text.find("  File"));
+  CHECK(findingById(analyzeText(after), "python-exception") == nullptr);
+  CHECK_FALSE(looksLikeTrainingLog(after));
+}

@@ -181,15 +181,16 @@ std::optional<RootRank> sameExceptionOnEveryRank(const State& s, const Accumulat
 }
 
 std::optional<RootRank> raisedByArgumentChecks(const State& s, const Accumulator& root, const WatchdogAnalysis& w) {
-  if (root.failure != FailureId::PythonException || !(root.phase & tb::kPhaseArguments)) return std::nullopt;
+  if (root.failure != FailureId::PythonException || !(root.phase & (tb::kPhaseArguments | tb::kPhaseCheckpointLoad)))
+    return std::nullopt;
   const std::string_view type = std::string_view(root.key).substr(root.key.find(':') + 1);
   if (timingDependent(type)) return std::nullopt;
   if (!w.timeoutRanks.empty() || s.unrankedTimeouts > 0 || findAccumulator(s, FailureId::NcclError)) return std::nullopt;
   RootRank out;
   out.scope = RankScope::All;
   out.ranks = root.ranks.ranks;
-  out.reason = fmt::format("The {} was raised in {}{}, before any collective: every rank checks the same arguments "
-                           "and configuration and fails the same way; no single rank started it.",
+  out.reason = fmt::format("The {} was raised in {}{}, before any collective: every rank reads the same arguments, "
+                           "configuration and checkpoint files and fails the same way; no single rank started it.",
                            type, tb::phaseName(root.phase),
                            root.frames.empty() ? "" : fmt::format(" ({})", root.frames.back()));
   return out;

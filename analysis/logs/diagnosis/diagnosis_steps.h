@@ -59,8 +59,8 @@ std::optional<RootRank> singleProcessRank(const State& s);
 // The same plain exception (type, message, raising line) from every process of the job, with
 // the world size in the log, before any collective or training step: deterministic, scope All.
 std::optional<RootRank> sameExceptionOnEveryRank(const State& s, const Accumulator& root, const WatchdogAnalysis& w);
-// A plain exception raised while the job's arguments and configuration are checked, before any
-// collective: every rank fails the same way.
+// A plain exception raised while the job's arguments and configuration are checked, or while a
+// checkpoint is loaded, before any collective: every rank fails the same way.
 std::optional<RootRank> raisedByArgumentChecks(const State& s, const Accumulator& root, const WatchdogAnalysis& w);
 
 // A bare assertion over the job's sizes alone (`assert gradient_accumulation_steps % world_size

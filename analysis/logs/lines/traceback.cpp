@@ -91,6 +91,8 @@ unsigned phaseOf(const Frame& f) {
       fn == "parse_args_into_dataclasses" || fn == "_prepare_deepspeed" || contains(f.file, "deepspeed/runtime/config.py") ||
       contains(f.file, "deepspeed/accelerator/real_accelerator.py"))
     bits |= kPhaseArguments;
+  if (contains(fn, "load_checkpoint") || contains(fn, "load_state_dict") || fn == "_load_from_checkpoint")
+    bits |= kPhaseCheckpointLoad;
   if (fn == "_run_ninja_build" || fn == "_write_ninja_file_and_build_library" || fn == "assert_no_cuda_mismatch" ||
       (fn == "jit_load" && contains(f.file, "op_builder")))
     bits |= kPhaseOpBuild;
@@ -100,6 +102,7 @@ unsigned phaseOf(const Frame& f) {
 std::string_view phaseName(unsigned bits) {
   // Outer phases first: an OOM inside forward during model placement is placement.
   if (bits & kPhaseOpBuild) return "an op's build";
+  if ((bits & kPhaseCheckpointLoad) && !(bits & kPhaseArguments)) return "a checkpoint's load";
   if (bits & kPhaseArguments) return "the checks of the job's arguments and configuration";
   if (bits & kPhasePlacement) return "model placement (engine set-up)";
   if (bits & kPhaseCheckpoint) return "checkpoint save/load";

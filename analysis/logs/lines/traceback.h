@@ -41,6 +41,7 @@ enum Phase : unsigned {
   kPhaseCheckpoint = 16u,
   kPhaseArguments = 32u,  // the job's arguments and configuration checked, before any collective
   kPhaseOpBuild = 64u,    // an op's JIT build (DeepSpeed's op builder, PyTorch's cpp_extension)
+  kPhaseCheckpointLoad = 128u,  // a checkpoint or state_dict being loaded (also kPhaseCheckpoint when DeepSpeed's)
 };
 unsigned phaseOf(const Frame& frame);
 std::string_view phaseName(unsigned phaseBits);  // the most specific phase, or empty

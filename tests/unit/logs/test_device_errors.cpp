@@ -219,3 +219,19 @@ TEST_CASE("Transformers' ZeRO-3 refusal of low_cpu_mem_usage is every rank's") {
   REQUIRE(f->rankScope);
   CHECK(*f->rankScope == RankScope::All);
 }
+
+TEST_CASE("an exception raised while a checkpoint is loaded is every rank's") {
+  const auto report = dsls::logs::analyzeText(
+      "Traceback (most recent call last):\n"
+      "  File \"/usr/lib/python3/site-packages/transformers/trainer.py\", line 1943, in train\n"
+      "    deepspeed_load_checkpoint(self.model_wrapped, resume_from_checkpoint)\n"
+      "  File \"/usr/lib/python3/site-packages/transformers/integrations/deepspeed.py\", line 389, in deepspeed_load_checkpoint\n"
+      "    raise ValueError(f\"unknown tag {tag}\")\n"
+      "ValueError: unknown tag global_step1500\n");
+  const auto* f = initiatingFinding(report);
+  REQUIRE(f);
+  CHECK(f->id == "python-exception");
+  REQUIRE(f->rankScope);
+  CHECK(*f->rankScope == RankScope::All);
+  CHECK(f->rankReason.find("a checkpoint's load") != std::string::npos);
+}

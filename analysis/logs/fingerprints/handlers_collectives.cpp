@@ -55,9 +55,19 @@ bool onWatchdogWork(const Hit& hit) {
     ++hit.s.unrankedTimeouts;
     return true;
   }
-  if (WatchdogObservation* w = watchdogOf(hit, toInt(hit.group("seq")))) {
-    w->lastEnqueued = toInt(hit.group("last_enqueued"));
-    w->lastCompleted = toInt(hit.group("last_completed"));
+  // Whichever of the three forms matched (the dump request names no work: the one after the last
+  // completed is the one that timed out).
+  const auto pick = [&](std::string_view a, std::string_view b, std::string_view c) {
+    return !a.empty() ? a : !b.empty() ? b : c;
+  };
+  const long long enqueued = toInt(pick(hit.group("last_enqueued"), hit.group("enqueued"), hit.group("dump_enqueued")));
+  const long long completed =
+      toInt(pick(hit.group("last_completed"), hit.group("completed"), hit.group("dump_completed")));
+  long long seq = toInt(!hit.group("seq").empty() ? hit.group("seq") : hit.group("seq_id"));
+  if (seq < 0 && completed >= 0) seq = completed + 1;
+  if (WatchdogObservation* w = watchdogOf(hit, seq)) {
+    if (enqueued >= 0) w->lastEnqueued = enqueued;
+    if (completed >= 0) w->lastCompleted = completed;
   }
   return true;
 }

@@ -235,3 +235,18 @@ TEST_CASE("an exception raised while a checkpoint is loaded is every rank's") {
   CHECK(*f->rankScope == RankScope::All);
   CHECK(f->rankReason.find("a checkpoint's load") != std::string::npos);
 }
+
+TEST_CASE("PyTorch 2.6's watchdog summary and a rank's dump request are that rank's collective timeouts") {
+  const auto summary = dsls::logs::analyzeText(
+      "[rank5]:[E626 16:48:25.440238649 ProcessGroupNCCL.cpp:2268] [PG ID 0 PG GUID 0(default_pg) Rank 5]  failure "
+      "detected by watchdog at work sequence id: 120049 PG status: last enqueued work: 120051, last completed work: "
+      "120048\n");
+  CHECK(findingById(summary, "nccl-watchdog-timeout") != nullptr);
+  const auto dump = dsls::logs::analyzeText(
+      "[rank1]:[E801 01:01:39.254662130 ProcessGroupNCCL.cpp:1914] [PG ID 0 PG GUID 0(default_pg) Rank 1] Received a "
+      "dump signal due to a collective timeout from this local rank and we will try our best to dump the debug info. "
+      "Last enqueued NCCL work: 3755, last completed NCCL work: 3754.\n");
+  const auto* f = findingById(dump, "nccl-watchdog-timeout");
+  REQUIRE(f);
+  CHECK(f->evidence.front().rank == std::optional<int>(1));
+}

@@ -198,13 +198,16 @@ RootRank chooseRootRank(const State& s, const Accumulator& root, const WatchdogA
                  "scale alike and stops the run with this exception at the same step; no single rank started it.";
     return out;
   }
-  if (root.tier == Tier::Numeric || root.failure == FailureId::Fp16LossScaleFloor) {
+  if ((root.tier == Tier::Numeric || root.failure == FailureId::Fp16LossScaleFloor) &&
+      root.firstRankFamily != kErrorTextFamily) {
     out.reason = "These values are printed by rank 0 only (HF Trainer metrics, DeepSpeed's OVERFLOW and progress "
                  "lines), after gradients are combined across ranks; the log does not show which rank produced the "
                  "non-finite values.";
     return out;
   }
-  if (info.rankIndependent) {
+  // A failure that is every rank's by its kind, unless its text names the one rank that found it
+  // (Megatron's NaN in one rank's own gradient norm).
+  if (info.rankIndependent && root.firstRankFamily != kErrorTextFamily) {
     out.scope = RankScope::All;
     out.ranks = root.ranks.ranks;
     out.reason = "This error is deterministic (the configuration, the launch set-up or the checkpoint's layout) and "

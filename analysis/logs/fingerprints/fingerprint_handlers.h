@@ -50,6 +50,7 @@ struct Observed {
   struct Finding {
     FailureId id{};
     bool useLineRank = true;  // false for lines DeepSpeed prints on rank 0 only
+    std::optional<int> textRank;  // the rank the message itself names, where the line has no prefix
     RecordOptions options;
     std::array<std::string, 2> details{};  // added to the finding in this order; empty ones are not
     bool detailOnFirst = false;  // only when this line is the finding's first (the details name its values)

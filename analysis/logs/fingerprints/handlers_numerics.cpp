@@ -21,6 +21,19 @@ Observed observeOverflow(const HitView& hit) {
   return o;
 }
 
+// Megatron stops the run on the rank whose own gradient norm is NaN: the rank is in the text.
+Observed observeLocalGradNormNan(const HitView& hit) {
+  Observed o;
+  o.failure = true;
+  Observed::Finding& f = o.add(FailureId::NanGradNorm);
+  f.options.tier = Tier::Primary;
+  f.options.severity = analysis::Severity::Error;
+  if (const long long rank = toInt(hit.group("rank"), -1); rank >= 0) f.textRank = static_cast<int>(rank);
+  f.details[0] = "Megatron's check found a NaN in this rank's own gradient norm, before the ranks' norms are combined.";
+  f.detailOnFirst = true;
+  return o;
+}
+
 Observed observeLossScaleMin(const HitView&) {
   Observed o;
   o.failure = true;
@@ -33,5 +46,7 @@ Observed observeLossScaleMin(const HitView&) {
 }  // namespace
 
 DSLS_OBSERVING_HANDLER(Overflow) DSLS_OBSERVING_HANDLER(LossScaleMin)
+
+DSLS_OBSERVING_HANDLER(LocalGradNormNan)
 
 }  // namespace dsls::logs::detail

@@ -72,7 +72,13 @@ bool applyObserved(State& s, const LineContext& c, const Observed& o) {
   }
   for (std::size_t i = 0; i < o.findingCount; ++i) {
     const Observed::Finding& f = o.findings[i];
-    Accumulator* a = record(s, f.id, occurrenceOf(c, f.useLineRank), f.options);
+    Occurrence occ = occurrenceOf(c, f.useLineRank);
+    if (!occ.rank && f.textRank) {
+      occ.rank = f.textRank;
+      occ.rankSource = RankSource::Global;
+      occ.rankFamily = kErrorTextFamily;
+    }
+    Accumulator* a = record(s, f.id, occ, f.options);
     if (!f.configKey.empty()) addConfigKey(a, f.configKey);
     if (a && (!f.detailOnFirst || a->total == 1))
       for (const std::string& detail : f.details) addDetail(a, detail);

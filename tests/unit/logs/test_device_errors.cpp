@@ -250,3 +250,13 @@ TEST_CASE("PyTorch 2.6's watchdog summary and a rank's dump request are that ran
   REQUIRE(f);
   CHECK(f->evidence.front().rank == std::optional<int>(1));
 }
+
+TEST_CASE("Megatron's 'Rank 3: found NaN in local grad norm' is rank 3's NaN gradient norm") {
+  const auto report = dsls::logs::analyzeText(
+      "AssertionError: Rank 3: found NaN in local grad norm in backwards pass. Device: 3, node: host-7\n");
+  const auto* f = initiatingFinding(report);
+  REQUIRE(f);
+  CHECK(f->id == "nan-grad-norm");
+  REQUIRE(f->initiatingRank);
+  CHECK(*f->initiatingRank == 3);
+}

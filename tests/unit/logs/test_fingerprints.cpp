@@ -98,6 +98,7 @@ TEST_CASE("each fingerprint kind has a matching sample line") {
       {Fp::SpawnProcessExit, "torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with signal SIGKILL"},
       {Fp::SpawnProcessExit, "Exception: process 3 terminated with exit code 1"},
       {Fp::HorovodProcessExit, "Process 0 exit with status code 137."},
+      {Fp::LocalGradNormNan, "AssertionError: Rank 3: found NaN in local grad norm in backwards pass. Device: 3"},
       {Fp::WatchdogWork, "[rank5]:[E626 16:48:25.440238649 ProcessGroupNCCL.cpp:2268] [PG ID 0 PG GUID 0(default_pg) Rank 5]  failure detected by watchdog at work sequence id: 120049 PG status: last enqueued work: 120051, last completed work: 120048"},
       {Fp::WatchdogWork, "[rank1]:[E801 01:01:39.254662130 ProcessGroupNCCL.cpp:1914] [PG ID 0 PG GUID 0(default_pg) Rank 1] Received a dump signal due to a collective timeout from this local rank and we will try our best to dump the debug info. Last enqueued NCCL work: 3755, last completed NCCL work: 3754."},
       {Fp::StepRunnerExit, "RuntimeError: Step 1 exited with non-zero status 1"},

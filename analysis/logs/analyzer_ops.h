@@ -45,6 +45,12 @@ struct Occurrence {
   const std::vector<std::string>* frames = nullptr;
 };
 
+// The rank the error's own text names, for an occurrence whose line has no rank prefix.
+void takeTextRank(Occurrence& occ, int rank);
+// A first rank the finding's first occurrence did not have, from a later line (a launcher's
+// report, a report's header); its other occurrences stay as they are.
+void giveFirstRank(Accumulator& a, int rank, RankSource source, std::string_view family);
+
 Evidence makeEvidence(const LineContext& c);
 // "line 12", or "line 12 of <file>" for a line of a job of several files.
 std::string lineRef(const State& s, std::size_t line, std::optional<std::size_t> file);

@@ -79,6 +79,19 @@ std::string firstLineRef(const State& s, const Accumulator& a) {
   return a.evidence.empty() ? lineRef(s, a.firstLine, std::nullopt) : lineRef(s, a.evidence.front());
 }
 
+void takeTextRank(Occurrence& occ, int rank) {
+  if (occ.rank) return;
+  occ.rank = rank;
+  occ.rankSource = RankSource::Global;
+  occ.rankFamily = kErrorTextFamily;
+}
+
+void giveFirstRank(Accumulator& a, int rank, RankSource source, std::string_view family) {
+  a.firstRank = rank;
+  a.firstRankSource = source;
+  a.firstRankFamily = std::string(family);
+}
+
 Occurrence occurrenceOf(const LineContext& c, bool useLineRank) {
   Occurrence o;
   o.evidence = evidenceHead(c);

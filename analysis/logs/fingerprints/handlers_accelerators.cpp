@@ -21,12 +21,8 @@ bool nearDeviceHeader(const State& s, std::size_t line) {
 // line itself, or on the Ascend header of the same report) is the error's rank.
 Accumulator* recordDeviceError(const Hit& hit, FailureId failure, std::optional<int> textRank = std::nullopt) {
   Occurrence occ = occurrenceOf(hit.c);
-  if (!occ.rank && !textRank && nearDeviceHeader(hit.s, hit.c.lineNo)) textRank = hit.s.deviceErrorRank->first;
-  if (!occ.rank && textRank) {
-    occ.rank = textRank;
-    occ.rankSource = RankSource::Global;
-    occ.rankFamily = kErrorTextFamily;
-  }
+  if (!textRank && nearDeviceHeader(hit.s, hit.c.lineNo)) textRank = hit.s.deviceErrorRank->first;
+  if (textRank) takeTextRank(occ, *textRank);
   return record(hit.s, failure, occ);
 }
 
@@ -53,9 +49,7 @@ bool onAscendErrorHeader(const Hit& hit) {
   for (FailureId id : {FailureId::HcclError, FailureId::NpuOom}) {
     Accumulator* a = findAccumulator(hit.s, id);
     if (a && !a->firstRank && a->ranks.empty() && hit.c.lineNo - a->firstLine <= kDeviceReportLines) {
-      a->firstRank = static_cast<int>(rank);
-      a->firstRankSource = RankSource::Global;
-      a->firstRankFamily = std::string(kErrorTextFamily);
+      giveFirstRank(*a, static_cast<int>(rank), RankSource::Global, kErrorTextFamily);
       a->ranks.add(static_cast<int>(rank));
     }
   }

@@ -210,11 +210,7 @@ bool onCollectiveMismatch(const Hit& hit) {
 bool onNcclInvalidRank(const Hit& hit) {
   const long long rank = toInt(hit.group("rank"), -1);
   Occurrence occ = occurrenceOf(hit.c);
-  if (!occ.rank && rank >= 0) {
-    occ.rank = static_cast<int>(rank);
-    occ.rankSource = RankSource::Global;
-    occ.rankFamily = kErrorTextFamily;
-  }
+  if (rank >= 0) takeTextRank(occ, static_cast<int>(rank));
   Accumulator* a = record(hit.s, FailureId::NcclError, occ);
   if (a && a->total == 1)
     addDetail(a, fmt::format("NCCL was asked for rank {} in a communicator of {} ranks: the launch gives this process "
@@ -226,20 +222,11 @@ bool onNcclInvalidRank(const Hit& hit) {
 
 // "Ranks 6 failed to pass monitoredBarrier": the named ranks are the ones that did not arrive.
 bool onMonitoredBarrier(const Hit& hit) {
-  std::vector<int> missing;
-  for (std::string_view rest = hit.group("ranks"); !rest.empty();) {
-    const std::size_t comma = rest.find(',');
-    const long long r = toInt(text::trim(rest.substr(0, comma)), -1);
-    if (r >= 0 && missing.size() < 64) missing.push_back(static_cast<int>(r));
-    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-  }
+  constexpr std::size_t kMaxMissing = 64;
+  const std::vector<int> missing = text::parseIntList(hit.group("ranks"), kMaxMissing);
   if (const auto& reporter = hit.c.prefix->rank) hit.s.collateralRanks.add(*reporter);
-  Occurrence occ = occurrenceOf(hit.c, false);
-  if (missing.size() == 1) {
-    occ.rank = missing[0];
-    occ.rankSource = RankSource::Global;
-    occ.rankFamily = kErrorTextFamily;
-  }
+  Occurrence occ = occurrenceOf(hit.c, false);  // the line's own rank is the one that waited
+  if (missing.size() == 1) takeTextRank(occ, missing[0]);
   Accumulator* a = record(hit.s, FailureId::MonitoredBarrierTimeout, occ);
   for (std::size_t i = 1; a && i < missing.size(); ++i) a->ranks.add(missing[i]);
   if (a && missing.size() > 1) a->otherRankSeen = true;

@@ -106,8 +106,7 @@ bool onLauncherExit(const Hit& hit) {
 bool onStepRunnerExit(const Hit& hit) {
   const long long code = toInt(hit.group("code"), 0);
   if (code == 0) return true;
-  const long long sig = signalOfExitStatus(code);
-  Accumulator* a = recordHere(hit, sig ? signalFailure(sig) : FailureId::WorkerExit, false);
+  Accumulator* a = recordHere(hit, failureOfExitStatus(code), false);
   if (a && a->total == 1)
     addDetail(a, fmt::format("DeepSpeed-Chat's runner reports that step {} ended with exit code {}; the step's own "
                              "error is in its training log (output/.../training.log).",

@@ -37,10 +37,15 @@ bool endedOtherwiseThanFirst(State& s, const ProcessEnd& end) {
   return false;
 }
 
+struct RecordedEnd {
+  Accumulator* finding = nullptr;
+  bool consequence = false;  // a later report with another status than the launcher's first
+};
+
 // Records one report. The first report of a launcher with a rank initiates; a later one for
 // another rank with the same status is the same failure on that rank (nothing orders them),
 // with another status a rank that ended because of the first.
-Accumulator* recordProcessEnd(const Hit& hit, const ProcessEnd& end, std::string detail) {
+RecordedEnd recordProcessEnd(const Hit& hit, const ProcessEnd& end, std::string detail) {
   Occurrence occ = occurrenceOf(hit.c, false);
   const bool consequence = endedOtherwiseThanFirst(hit.s, end);
   if (end.rank && consequence) {
@@ -53,13 +58,9 @@ Accumulator* recordProcessEnd(const Hit& hit, const ProcessEnd& end, std::string
   Accumulator* a = record(hit.s, end.failure, occ);
   // A launcher's line names the process that ended first even when the process's own report
   // of the failure came earlier without a rank.
-  if (a && !a->firstRank && end.rank && !consequence) {
-    a->firstRank = end.rank;
-    a->firstRankSource = end.source;
-    a->firstRankFamily = std::string(end.family);
-  }
+  if (a && !a->firstRank && end.rank && !consequence) giveFirstRank(*a, *end.rank, end.source, end.family);
   if (a && a->total == 1) addDetail(a, std::move(detail));
-  return a;
+  return {a, consequence};
 }
 
 // "exit code 137 (128 + 9: SIGKILL, ...)" or "exit code 1".
@@ -68,26 +69,6 @@ std::string exitStatusText(long long code) {
   if (!sig) return fmt::format("exit code {}", code);
   return fmt::format("exit code {} ({}{}{})", code, code < 0 ? "signal " : "128 + ", sig,
                      signalNameInParentheses(sig));
-}
-
-FailureId exitStatusFailure(long long code) {
-  const long long sig = signalOfExitStatus(code);
-  return sig ? signalFailure(sig) : FailureId::WorkerExit;
-}
-
-// srun's "0-3,8,10-11": the task numbers, at most kMaxTasks.
-std::vector<int> parseTaskList(std::string_view list) {
-  std::vector<int> out;
-  while (!list.empty() && out.size() < kMaxTasks) {
-    const std::size_t comma = list.find(',');
-    const std::string_view part = list.substr(0, comma);
-    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-    const std::size_t dash = part.find('-');
-    const long long first = toInt(part.substr(0, dash), -1);
-    const long long last = dash == std::string_view::npos ? first : toInt(part.substr(dash + 1), -1);
-    for (long long t = first; t >= 0 && t <= last && out.size() < kMaxTasks; ++t) out.push_back(static_cast<int>(t));
-  }
-  return out;
 }
 
 // srun started a launcher per node (torchrun, DeepSpeed's launcher), so its tasks are nodes.
@@ -138,7 +119,7 @@ bool onHorovodProcessExit(const Hit& hit) {
   const long long code = toInt(hit.group("code"), 0);
   if (code == 0) return true;
   const int rank = static_cast<int>(toInt(hit.group("rank"), -1));
-  ProcessEnd end{exitStatusFailure(code), std::nullopt, RankSource::Global, kHorovodFamily, code};
+  ProcessEnd end{failureOfExitStatus(code), std::nullopt, RankSource::Global, kHorovodFamily, code};
   if (rank >= 0) end.rank = rank;
   recordProcessEnd(hit, end, fmt::format("horovodrun reports that process {} ended with {}.", rank, exitStatusText(code)));
   return true;
@@ -173,7 +154,7 @@ bool onFirstProcessExitCode(const Hit& hit) {
   st.firstProcessName.reset();
   const long long code = toInt(hit.group("code"), 0);
   if (code == 0) return false;
-  ProcessEnd end{exitStatusFailure(code), name.rank, RankSource::Global, name.family, code};
+  ProcessEnd end{failureOfExitStatus(code), name.rank, RankSource::Global, name.family, code};
   const std::string_view launcher = name.family == kMpiLauncherFamily ? "The MPI launcher" : "Horovod";
   recordProcessEnd(hit, end,
                    fmt::format("{} reports that the first process to end was {}, with {}.", launcher, name.name,
@@ -190,7 +171,7 @@ bool onMpichExitCode(const Hit& hit) {
     hit.stream().mpichExitCode = std::pair{code, hit.stream().lineCount};
     return true;
   }
-  recordProcessEnd(hit, {exitStatusFailure(code), std::nullopt, RankSource::None, {}},
+  recordProcessEnd(hit, {failureOfExitStatus(code), std::nullopt, RankSource::None, {}},
                    fmt::format("MPICH reports that one of the application's processes ended with {}; its banner "
                                "names a PID and a host, not a rank.",
                                exitStatusText(code)));
@@ -216,7 +197,8 @@ bool onSrunTaskEnded(const Hit& hit) {
   const long long code = toInt(hit.group("code"), 0);
   const long long sig = !hit.group("code").empty() ? signalOfExitStatus(code) : signalOfDescription(what);
   if (!oom && !sig && code == 0) return what.empty();  // exit code 0, or another srun error
-  const std::vector<int> tasks = perNodeLauncherSeen(hit.s) ? std::vector<int>{} : parseTaskList(hit.group("tasks"));
+  const std::vector<int> tasks =
+      perNodeLauncherSeen(hit.s) ? std::vector<int>{} : text::parseIntList(hit.group("tasks"), kMaxTasks);
   if (sig == 15) {  // srun's own SIGTERM to the rest of the step
     for (int t : tasks) hit.s.collateralRanks.add(t);
     return true;
@@ -231,14 +213,16 @@ bool onSrunTaskEnded(const Hit& hit) {
   ProcessEnd end{failure, std::nullopt, RankSource::Global, kSlurmTaskFamily,
                  oom ? kOutOfMemoryStatus : !hit.group("code").empty() ? code : -sig};
   if (!tasks.empty()) end.rank = tasks[0];
-  const bool consequence = !tasks.empty() && endedOtherwiseThanFirst(hit.s, end);
-  Accumulator* a = recordProcessEnd(hit, end, std::move(detail));
-  // The other tasks of one report ended the same way, and nothing orders them.
-  for (std::size_t i = 1; a && !consequence && i < tasks.size(); ++i) {
-    a->ranks.add(tasks[i]);
-    a->otherRankSeen = true;
+  const RecordedEnd recorded = recordProcessEnd(hit, end, std::move(detail));
+  // The other tasks of one report ended as its first did: with it, and nothing orders them.
+  for (std::size_t i = 1; i < tasks.size(); ++i) {
+    if (recorded.consequence) {
+      hit.s.collateralRanks.add(tasks[i]);
+    } else if (recorded.finding) {
+      recorded.finding->ranks.add(tasks[i]);
+      recorded.finding->otherRankSeen = true;
+    }
   }
-  for (std::size_t i = 1; consequence && i < tasks.size(); ++i) hit.s.collateralRanks.add(tasks[i]);
   return true;
 }
 

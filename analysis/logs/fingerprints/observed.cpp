@@ -73,11 +73,7 @@ bool applyObserved(State& s, const LineContext& c, const Observed& o) {
   for (std::size_t i = 0; i < o.findingCount; ++i) {
     const Observed::Finding& f = o.findings[i];
     Occurrence occ = occurrenceOf(c, f.useLineRank);
-    if (!occ.rank && f.textRank) {
-      occ.rank = f.textRank;
-      occ.rankSource = RankSource::Global;
-      occ.rankFamily = kErrorTextFamily;
-    }
+    if (f.textRank) takeTextRank(occ, *f.textRank);
     Accumulator* a = record(s, f.id, occ, f.options);
     if (!f.configKey.empty()) addConfigKey(a, f.configKey);
     if (a && (!f.detailOnFirst || a->total == 1))

@@ -63,6 +63,11 @@ std::string signalNameInParentheses(long long signal) {
   return std::string(" (").append(row->name).append(", ").append(row->meaning).append(")");
 }
 
+FailureId failureOfExitStatus(long long status) {
+  const long long sig = signalOfExitStatus(status);
+  return sig ? signalFailure(sig) : FailureId::WorkerExit;
+}
+
 FailureId signalFailure(long long signal) {
   if (signal == 9) return FailureId::HostOom;
   if (signal == 11) return FailureId::Segfault;

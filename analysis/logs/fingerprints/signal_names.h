@@ -20,6 +20,8 @@ long long signalOfDescription(std::string_view description);
 long long signalOfExitStatus(long long status);
 // " (SIGSEGV, a segmentation fault)"-style text for a message; empty when unnamed.
 std::string signalNameInParentheses(long long signal);
+// The failure an exit status shows: its signal's (signalFailure), else a worker exit.
+FailureId failureOfExitStatus(long long status);
 // The failure a worker ended by `signal` shows: SIGKILL the host-memory kill, SIGSEGV a
 // segmentation fault, any other a worker exit.
 FailureId signalFailure(long long signal);

@@ -40,6 +40,21 @@ std::optional<long long> parseIntAt(std::string_view s, std::size_t& pos) {
   return negative ? -value : value;
 }
 
+std::vector<int> parseIntList(std::string_view list, std::size_t max) {
+  std::vector<int> out;
+  while (!list.empty() && out.size() < max) {
+    const std::size_t comma = list.find(',');
+    const std::string_view part = trim(list.substr(0, comma));
+    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    const std::size_t dash = part.find('-', 1);
+    const auto first = parseInt(part.substr(0, dash));
+    const auto last = dash == std::string_view::npos ? first : parseInt(part.substr(dash + 1));
+    if (!first || !last || *first < 0 || *last > (1 << 30)) continue;
+    for (long long n = *first; n <= *last && out.size() < max; ++n) out.push_back(static_cast<int>(n));
+  }
+  return out;
+}
+
 std::optional<long long> parseInt(std::string_view s) {
   std::size_t pos = 0;
   auto v = parseIntAt(s, pos);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -28,6 +29,9 @@ std::string_view trim(std::string_view s);
 std::optional<long long> parseInt(std::string_view s);
 // Parses a leading optionally signed integer; advances `pos` past it.
 std::optional<long long> parseIntAt(std::string_view s, std::size_t& pos);
+// The numbers of a comma-separated list with ranges ("0-3,8, 10-11"), at most `max` of them;
+// a part that is no number or range is skipped.
+std::vector<int> parseIntList(std::string_view list, std::size_t max);
 
 // Copy of `in` that is valid UTF-8 (invalid bytes become U+FFFD) and at most
 // about `maxBytes` long; a cut is marked with "…". Control characters other

@@ -62,8 +62,10 @@ void resolveStage(ZeroModel& z, const analysis::Settings& settings) {
       z.stage = {std::nullopt, Provenance::Auto, stage,
                  "HF Trainer and Accelerate fill it at launch from ACCELERATE_DEEPSPEED_ZERO_STAGE (2 when unset); "
                  "plain DeepSpeed drops it and uses stage 0"};
+  } else if (const auto n = stage->value.intValue()) {
+    z.stage = {*n, Provenance::Explicit, stage, ""};
   } else if (stage->value.kind == json::Kind::Number && stage->value.isInteger) {
-    z.stage = {static_cast<int>(stage->value.number), Provenance::Explicit, stage, ""};
+    z.stage = {std::nullopt, Provenance::Explicit, stage, "stage is far outside DeepSpeed's stages 0-3"};
   } else {
     z.stage = {std::nullopt, Provenance::Explicit, stage, "stage is not an integer"};
   }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -86,6 +87,12 @@ struct Node {
   NodeRange range;  // the value's exact source text; strings include the quotes
 
   double number = 0.0;
+  // The number as an int, when it is an integer that fits one (a larger one, 4.1e10 for a
+  // stage, is no value a DeepSpeed int field holds); empty otherwise.
+  std::optional<int> intValue() const {
+    if (kind != Kind::Number || !isInteger || number < INT_MIN || number > INT_MAX) return std::nullopt;
+    return static_cast<int>(number);
+  }
   // The decoded string value. For an Invalid node made from unquoted text
   // (`"key": auto`), that text.
   std::string_view string;

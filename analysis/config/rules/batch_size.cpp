@@ -38,9 +38,10 @@ BatchKey read(const json::Node& root, std::string_view name) {
 // Positive integer settings that shrink the data-parallel group, when present.
 long long divisorFrom(const json::Node& root, std::string_view path, std::string& note, std::string_view name) {
   const json::Member* m = memberAt(&root, path);
-  if (!m || m->value.kind != json::Kind::Number || !m->value.isInteger || m->value.number <= 1) return 1;
-  note += fmt::format(" / {} {}", name, static_cast<long long>(m->value.number));
-  return static_cast<long long>(m->value.number);
+  const auto n = m ? m->value.intValue() : std::nullopt;
+  if (!n || *n <= 1) return 1;
+  note += fmt::format(" / {} {}", name, *n);
+  return *n;
 }
 
 void relate(Finding& f, const BatchKey& k, std::string_view name) {

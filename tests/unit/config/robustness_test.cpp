@@ -68,3 +68,13 @@ TEST_CASE("deep nesting, odd values and truncated text") {
     }
   }
 }
+
+// An integer no int holds (a fuzzer's "stage": 41e9) is no stage, and no divisor of the batch.
+TEST_CASE("integers beyond an int are read as no value, not converted") {
+  analysis::ConfigAnalysis a(R"({"zero_optimization": {"stage": 41e9, "overlap_comm": true},
+                                 "train_batch_size": 8, "tensor_parallel": {"autotp_size": 1e300}})",
+                             analysis::Settings{});
+  CHECK_FALSE(a.model().zero.stage.value.has_value());
+  CHECK(a.model().zero.stage.why.find("outside DeepSpeed's stages") != std::string::npos);
+  (void)analyseAndComplete(R"({"zero_optimization": {"stage": -9e18}, "train_micro_batch_size_per_gpu": 1e19})");
+}

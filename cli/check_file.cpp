@@ -5,7 +5,7 @@
 #include "analysis/facade/document_kind.h"
 #include "analysis/facade/log_document.h"
 #include "analysis/facade/log_stream.h"
-#include "analysis/facade/python_document.h"
+#include "analysis/facade/embedded_document.h"
 #include "cli/file_source.h"
 #include "cli/fixer.h"
 #include "cli/unified_diff.h"
@@ -30,7 +30,7 @@ bool hasExtension(const std::string& name, std::initializer_list<const char*> ex
 // Files found in folders are opened only when their name could belong to a config or a log.
 bool worthOpening(const std::string& path, const analysis::Settings& settings) {
   std::string name = std::filesystem::path(path).filename().string();
-  return hasExtension(name, {".json", ".jsonc", ".log", ".txt", ".out", ".err", ".py"}) ||
+  return hasExtension(name, {".json", ".jsonc", ".log", ".txt", ".out", ".err"}) || analysis::hostLanguageOf(name, "") ||
          analysis::nameLooksLikeDsConfig(path, settings);
 }
 
@@ -157,29 +157,31 @@ FileOutcome checkConfig(const InputFile& input, const std::string& readPath, con
   return out;
 }
 
-// A Python source: read whole, analysed when it holds a config dict (the cheap prefilter in
-// classifyDocument runs first). Its fixes are shown, not applied: --fix edits JSON files only.
-FileOutcome checkPython(const InputFile& input, const std::string& readPath, const std::string& name,
-                        const CheckOptions& options, CheckContext& context) {
+// A Python source or shell script: read whole, analysed when it writes a config (the cheap
+// prefilter runs first). Its fixes are shown, not applied: --fix edits JSON files only.
+FileOutcome checkEmbedded(analysis::HostLanguage host, const InputFile& input, const std::string& readPath,
+                          const std::string& name, const CheckOptions& options, CheckContext& context) {
   std::string error;
   auto text = readWholeFile(readPath, kMaxConfigBytes, error);
   if (!text) return input.named ? failed(error) : FileOutcome{};
-  auto notConfig = [&] { return input.named ? skipped("no DeepSpeed config dict in it") : FileOutcome{}; };
-  if (!analysis::pythonMayHoldConfig(*text)) return notConfig();
+  auto notConfig = [&] { return input.named ? skipped("no DeepSpeed config written in it") : FileOutcome{}; };
+  if (!analysis::mayHoldEmbeddedConfig(*text)) return notConfig();
   workspace::ResolvedSettings resolved = workspace::resolveSettings(name, options.given, !options.isolated);
   showProblems(resolved, context);
   if (!resolved.errors.empty()) return failed("not checked: " + resolved.projectFile + " [tool.dsls] has invalid values");
-  // Parsed once: a text the prefilter passes is analysed as a Python config, Other when it holds none.
-  auto analysis = analysis::analyzeDocument(name, "python", *text, resolved.settings, analysis::DocumentKind::PythonConfig);
-  if (analysis->kind != analysis::DocumentKind::PythonConfig) return notConfig();
+  // Parsed once: a text the prefilter passes is analysed as a config's host, Other when it holds none.
+  const auto kind = host == analysis::HostLanguage::Python ? analysis::DocumentKind::PythonConfig
+                                                           : analysis::DocumentKind::ShellConfig;
+  auto analysis = analysis::analyzeDocument(name, "", *text, resolved.settings, kind);
+  if (analysis->kind != kind) return notConfig();
   FileOutcome out;
   out.status = FileStatus::Checked;
   FileReport& r = out.report;
   r.path = input.path;
-  r.kind = analysis::DocumentKind::PythonConfig;
+  r.kind = kind;
   r.findings = analysis->findings;
   for (auto& f : r.findings)
-    for (auto& fix : f.fixes) fix.safe = false;  // shown, not applied: --fix does not write Python
+    for (auto& fix : f.fixes) fix.safe = false;  // shown, not applied: --fix does not write code
   std::erase_if(r.findings, [&](const analysis::Finding& f) {
     return !workspace::codeSelected(f.code, resolved.select, resolved.ignore);
   });
@@ -264,7 +266,8 @@ FileOutcome checkFile(const InputFile& input, const std::string& readPath, Check
   if (detection.configGlobs.empty() && project) detection.configGlobs = project->values.settings.configGlobs;
   if (!input.named && !worthOpening(input.path, detection)) return {};
 
-  if (!input.isStdin && hasExtension(name, {".py"})) return checkPython(input, readPath, name, options, context);
+  if (auto host = analysis::hostLanguageOf(name, ""); host && !input.isStdin)
+    return checkEmbedded(*host, input, readPath, name, options, context);
 
   std::string error;
   auto probe = probeFile(readPath, error);

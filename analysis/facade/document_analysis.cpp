@@ -2,7 +2,7 @@
 
 #include "analysis/config/config_analysis.h"
 #include "analysis/facade/log_document.h"
-#include "analysis/facade/python_document.h"
+#include "analysis/facade/embedded_document.h"
 
 #include <algorithm>
 
@@ -46,10 +46,12 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::s
       result->findings = logFindings(*result->log, result->name);
       break;
     }
-    case DocumentKind::PythonConfig: {
-      // Told it is one (dsls check after its prefilter) but holding no config dict: left alone.
-      result->python = analyzePython(*text, settings, cancel);
-      if (result->python) result->findings = pythonFindings(*result->python);
+    case DocumentKind::PythonConfig:
+    case DocumentKind::ShellConfig: {
+      // Told it is one (dsls check after its prefilter) but holding no config: left alone.
+      const auto host = result->kind == DocumentKind::PythonConfig ? HostLanguage::Python : HostLanguage::Shell;
+      result->embedded = analyzeEmbedded(host, *text, settings, cancel);
+      if (result->embedded) result->findings = embeddedFindings(*result->embedded);
       else result->kind = DocumentKind::Other;
       break;
     }

@@ -15,7 +15,7 @@
 namespace dsls::analysis {
 
 class ConfigAnalysis;  // analysis/config
-struct PythonConfigs;  // python_document.h
+struct EmbeddedConfigs;  // embedded_document.h
 }
 namespace dsls::logs {
 struct LogReport;
@@ -33,7 +33,7 @@ struct DocumentAnalysis {
   std::vector<Finding> findings;  // after rule overrides
   std::shared_ptr<const ConfigAnalysis> config;  // for ds_configs
   std::shared_ptr<const logs::LogReport> log;    // for logs
-  std::shared_ptr<const PythonConfigs> python;  // for Python sources that build configs
+  std::shared_ptr<const EmbeddedConfigs> embedded;  // for Python sources and shell scripts that write configs
 };
 
 // A requested `cancel` stops the analysis of a ds_config early with analysis::Cancelled.

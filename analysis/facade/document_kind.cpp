@@ -1,7 +1,7 @@
 #include "analysis/facade/document_kind.h"
 
 #include "analysis/facade/config_detection.h"
-#include "analysis/facade/python_document.h"
+#include "analysis/facade/embedded_document.h"
 #include "analysis/logs/analyze.h"
 
 #include <fnmatch.h>
@@ -104,6 +104,15 @@ bool nameLooksLikeDsConfig(std::string_view fileName, const Settings& settings) 
   return false;
 }
 
+std::optional<HostLanguage> hostLanguageOf(std::string_view name, std::string_view languageId) {
+  const std::string_view fileName = lastSegment(name);
+  if (languageId == "python" || hasExtension(fileName, {".py"})) return HostLanguage::Python;
+  if (languageId == "shellscript" || languageId == "sh" || languageId == "bash" ||
+      hasExtension(fileName, {".sh", ".bash", ".slurm", ".sbatch"}))
+    return HostLanguage::Shell;
+  return std::nullopt;
+}
+
 DocumentKind classifyDocument(std::string_view name, std::string_view languageId, std::string_view text,
                               const Settings& settings) {
   std::string_view fileName = lastSegment(name);
@@ -113,8 +122,10 @@ DocumentKind classifyDocument(std::string_view name, std::string_view languageId
     bool named = nameLooksLikeDsConfig(fileName, settings) || nameLooksLikeDsConfig(name, settings);
     return jsonLooksLikeDsConfig(text, named) ? DocumentKind::DsConfig : DocumentKind::Other;
   }
-  if (languageId == "python" || hasExtension(fileName, {".py"}))
-    return pythonHoldsConfig(text) ? DocumentKind::PythonConfig : DocumentKind::Other;
+  if (auto host = hostLanguageOf(fileName, languageId)) {
+    if (!holdsEmbeddedConfig(*host, text)) return DocumentKind::Other;
+    return *host == HostLanguage::Python ? DocumentKind::PythonConfig : DocumentKind::ShellConfig;
+  }
   if (isDependencyList(fileName) || (hasExtension(fileName, {".txt"}) && textIsDependencyList(text.substr(0, 64 * 1024))))
     return DocumentKind::Other;
   if (hasExtension(fileName, {".log", ".txt", ".out", ".err"}) && logs::looksLikeTrainingLog(text.substr(0, 64 * 1024)))

@@ -2,18 +2,25 @@
 #pragma once
 
 #include "analysis/core/settings.h"
+#include "analysis/facade/embedded_document.h"
 
+#include <optional>
 #include <span>
 #include <string_view>
 
 namespace dsls::analysis {
 
 // PythonConfig: a Python source that builds one or more ds_configs as dicts.
-enum class DocumentKind { DsConfig, Log, PythonConfig, Other };
+// ShellConfig: a shell script that writes one or more ds_configs (heredocs, echo to a .json file).
+enum class DocumentKind { DsConfig, Log, PythonConfig, ShellConfig, Other };
 
 // `name` is a path or URI (only its last segment and extension matter); `languageId` may be empty.
 DocumentKind classifyDocument(std::string_view name, std::string_view languageId, std::string_view text,
                               const Settings& settings);
+
+// The language a document that may write configs is in, by its language id or extension:
+// Python (.py), shell (.sh, .bash, .slurm, .sbatch; shellscript, sh, bash); none for others.
+std::optional<HostLanguage> hostLanguageOf(std::string_view name, std::string_view languageId);
 
 // The file-name globs that mark a ds_config without any setting; configGlobs adds to them.
 std::span<const char* const> builtinConfigGlobs();

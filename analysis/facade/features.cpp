@@ -3,7 +3,7 @@
 #include "analysis/config/config_features.h"
 #include "analysis/core/limits.h"
 #include "analysis/facade/log_document.h"
-#include "analysis/facade/python_document.h"
+#include "analysis/facade/embedded_document.h"
 
 #include <fmt/format.h>
 
@@ -27,13 +27,13 @@ std::string_view fileName(std::string_view name) {
 std::optional<HoverInfo> hoverAt(const DocumentAnalysis& d, std::size_t offset) {
   if (const auto* c = fullConfig(d)) return config::hover(*c, d.findings, offset);
   if (d.log) return logHover(*d.log, offset);
-  if (d.python) return pythonHover(*d.python, offset);
+  if (d.embedded) return embeddedHover(*d.embedded, offset);
   return std::nullopt;
 }
 
 std::vector<Action> actionsFor(const DocumentAnalysis& d, TextRange selection, bool) {
   if (d.config) return config::actions(*d.config, d.findings, selection);
-  if (d.python) return pythonActions(*d.python, selection);
+  if (d.embedded) return embeddedActions(*d.embedded, selection);
   // Log findings carry no edits: a log is evidence, not something to fix.
   return {};
 }
@@ -62,7 +62,7 @@ std::optional<Action> fixAll(const DocumentAnalysis& d) {
 
 std::vector<InlayHintInfo> inlayHints(const DocumentAnalysis& d, TextRange visible) {
   if (const auto* c = fullConfig(d)) return config::inlayHints(*c, visible);
-  if (d.python) return pythonInlayHints(*d.python, visible);
+  if (d.embedded) return embeddedInlayHints(*d.embedded, visible);
   return {};
 }
 

@@ -1,14 +1,18 @@
 #include "analysis/python/config_dicts.h"
 
-#include "analysis/python/node_text.h"
+#include "analysis/embedded/node_text.h"
+#include "analysis/embedded/syntax_tree.h"
 #include "analysis/python/projection.h"
-#include "analysis/python/syntax_tree.h"
 
 #include <algorithm>
 #include <array>
 
+extern "C" const TSLanguage* tree_sitter_python();
+
 namespace dsls::python {
 namespace {
+
+using namespace embedded;
 
 // The calls that take a ds_config, and the keyword that carries it (the first positional
 // argument carries it too).
@@ -70,7 +74,7 @@ bool within(analysis::TextRange inner, analysis::TextRange outer) {
 }  // namespace
 
 std::vector<ProjectedDict> findConfigDicts(std::string_view source, const IsConfig& isConfig) {
-  SyntaxTree tree(source);
+  SyntaxTree tree(tree_sitter_python(), source);
   if (!tree.parsed()) return {};
   std::vector<Projection> kept;
   for (TSNode dict : candidates(source, tree.root())) {
@@ -90,11 +94,6 @@ std::vector<ProjectedDict> findConfigDicts(std::string_view source, const IsConf
   return out;
 }
 
-bool mentionsDeepSpeedKey(std::string_view source) {
-  static constexpr std::array<std::string_view, 6> kKeys = {
-      "zero_optimization", "train_micro_batch_size_per_gpu", "train_batch_size", "zero_allow_untested_optimizer",
-      "steps_per_print", "gradient_clipping"};
-  return std::any_of(kKeys.begin(), kKeys.end(), [&](std::string_view k) { return source.find(k) != std::string_view::npos; });
-}
+unsigned grammarAbiVersion() { return ts_language_version(tree_sitter_python()); }
 
 }  // namespace dsls::python

@@ -100,4 +100,26 @@ std::optional<std::string> jsonString(std::string_view python) {
   return out;
 }
 
+std::string pythonSpelling(std::string_view json) {
+  std::string out;
+  bool inString = false;
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (inString) {
+      out += c;
+      if (c == '\\' && i + 1 < json.size()) out += json[++i];
+      else if (c == '"') inString = false;
+      continue;
+    }
+    const std::string_view rest = json.substr(i);
+    const bool wordStart = i == 0 || !std::isalnum(static_cast<unsigned char>(json[i - 1]));
+    if (wordStart && rest.starts_with("true")) out += "True", i += 3;
+    else if (wordStart && rest.starts_with("false")) out += "False", i += 4;
+    else if (wordStart && rest.starts_with("null")) out += "None", i += 3;
+    else out += c;
+    inString = c == '"';
+  }
+  return out;
+}
+
 }  // namespace dsls::python

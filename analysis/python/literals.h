@@ -1,4 +1,4 @@
-// Python literal spellings read as JSON: numbers and plain strings.
+// Python literal spellings read as JSON (numbers and plain strings), and JSON written as Python.
 #pragma once
 
 #include <optional>
@@ -14,5 +14,9 @@ std::optional<std::string> jsonNumber(std::string_view python);
 // A Python string literal (quotes and prefix included) as a JSON string; none for f-strings,
 // bytes, and escapes other than \n \t \r \\ \' \" and a line continuation.
 std::optional<std::string> jsonString(std::string_view python);
+
+// JSON text spelt as Python: the literals true, false and null outside strings become True,
+// False and None.
+std::string pythonSpelling(std::string_view json);
 
 }  // namespace dsls::python

@@ -1,13 +1,15 @@
 #include "analysis/python/projection.h"
 
+#include "analysis/embedded/node_text.h"
 #include "analysis/python/literals.h"
-#include "analysis/python/node_text.h"
 
 #include <algorithm>
 #include <cctype>
 
 namespace dsls::python {
 namespace {
+
+using namespace embedded;
 
 using analysis::TextRange;
 
@@ -17,7 +19,9 @@ constexpr std::size_t kMaxPlaceholderName = 40;
 
 class Projector {
  public:
-  Projector(std::string_view source, TSNode scope) : source_(source), scope_(scope) {}
+  Projector(std::string_view source, TSNode scope) : source_(source), scope_(scope) {
+    out_.dict.map = SourceMap(pythonSpelling);
+  }
 
   Projection run(TSNode dict) {
     value(dict, 0);

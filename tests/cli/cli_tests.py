@@ -943,7 +943,7 @@ class Python(CliTest):
 
     def test_named_file_without_a_config_is_skipped_with_the_reason(self):
         r = run(["--color", "never", "near_miss/one_key.py"], cwd=self.work)
-        self.assertIn("no DeepSpeed config dict in it", r.stdout.decode() + r.stderr.decode())
+        self.assertIn("no DeepSpeed config written in it", r.stdout.decode() + r.stderr.decode())
 
 
 class Project(CliTest):

@@ -121,8 +121,30 @@ void allgatherSize(const RuleContext& ctx, const json::Node& root, const json::M
   out.push_back(std::move(f));
 }
 
+// Whether the config swaps anything to NVMe, the only use of the aio section: no when every
+// offload device is written and none is nvme.
+bool mayUseNvme(const RuleContext& ctx) {
+  for (std::string_view path : {"zero_optimization.offload_optimizer.device", "zero_optimization.offload_param.device"}) {
+    const json::Member* device = memberAt(ctx.model.root, path);
+    if (device && (device->value.kind != json::Kind::String || device->value.string == "nvme")) return true;
+  }
+  return false;
+}
+
 void threadCount(const RuleContext& ctx, const json::Node& aio, const json::Member& m, std::vector<Finding>& out) {
   if (versionBelow(ctx, "0.16.4")) return;  // the right spelling for those releases
+  if (!mayUseNvme(ctx)) {
+    // The rename is right, but with nothing on NVMe no release reads either spelling.
+    Finding f = deprecated(Severity::Information,
+                           fmt::format("\"{}\" is deprecated: use \"intra_op_parallelism\". Nothing in this config is "
+                                       "offloaded to NVMe, so the aio section is not used either way.",
+                                       m.key),
+                           m);
+    f.fixes.push_back({"Rename to \"intra_op_parallelism\"", {renameKey(m, "intra_op_parallelism")}, true,
+                       versionAtLeast(ctx, "0.16.4")});
+    out.push_back(std::move(f));
+    return;
+  }
   std::string why =
       ctx.model.deepspeed
           ? fmt::format("{} reads intra_op_parallelism and silently ignores thread_count (0.16.4 renamed it; the "

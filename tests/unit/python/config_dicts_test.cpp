@@ -6,10 +6,11 @@
 
 #include "analysis/python/config_dicts.h"
 #include "analysis/python/literals.h"
-#include "analysis/python/source_map.h"
-#include "analysis/python/syntax_tree.h"
+#include "analysis/embedded/source_map.h"
+
 
 using namespace dsls::python;
+using dsls::embedded::mentionsDeepSpeedKey;
 
 namespace {
 

@@ -1,23 +1,24 @@
-#include "analysis/facade/python_document.h"
+#include "analysis/facade/embedded_document.h"
 
 #include "analysis/config/config_analysis.h"
 #include "analysis/config/config_features.h"
 #include "analysis/facts/rule_id.h"
 #include "analysis/facade/config_detection.h"
 #include "analysis/python/config_dicts.h"
+#include "analysis/shell/shell_configs.h"
 
 #include <algorithm>
 
 namespace dsls::analysis {
 
-struct PythonConfig {
-  python::ProjectedDict dict;
+struct HostedConfig {
+  embedded::EmbeddedConfig dict;
   std::shared_ptr<const ConfigAnalysis> analysis;
-  std::vector<Finding> findings;  // in Python offsets; fixes whose edits do not map are left out
+  std::vector<Finding> findings;  // in host offsets; fixes whose edits do not map are left out
 };
 
-struct PythonConfigs {
-  std::vector<PythonConfig> configs;
+struct EmbeddedConfigs {
+  std::vector<HostedConfig> configs;
 };
 
 namespace {
@@ -25,7 +26,7 @@ namespace {
 // The same rule as for a JSON document that no name marks as a config.
 bool projectionIsConfig(std::string_view json) { return jsonLooksLikeDsConfig(json, false); }
 
-std::optional<Fix> fixInSource(const Fix& fix, const python::SourceMap& map) {
+std::optional<Fix> fixInSource(const Fix& fix, const embedded::SourceMap& map) {
   Fix out = fix;
   out.edits.clear();
   for (const TextEdit& e : fix.edits) {
@@ -36,7 +37,7 @@ std::optional<Fix> fixInSource(const Fix& fix, const python::SourceMap& map) {
   return out;
 }
 
-Finding findingInSource(const Finding& f, const python::SourceMap& map) {
+Finding findingInSource(const Finding& f, const embedded::SourceMap& map) {
   Finding out = f;
   out.range = map.toSource(f.range);
   for (auto& r : out.related)
@@ -48,28 +49,36 @@ Finding findingInSource(const Finding& f, const python::SourceMap& map) {
 }
 
 // The config whose dict holds `offset`.
-const PythonConfig* configAt(const PythonConfigs& p, std::size_t offset) {
+const HostedConfig* configAt(const EmbeddedConfigs& p, std::size_t offset) {
   for (const auto& c : p.configs)
     if (c.dict.source.begin <= offset && offset < c.dict.source.end) return &c;
   return nullptr;
 }
 
-}  // namespace
-
-bool pythonMayHoldConfig(std::string_view text) { return python::mentionsDeepSpeedKey(text); }
-
-bool pythonHoldsConfig(std::string_view text) {
-  return python::mentionsDeepSpeedKey(text) && !python::findConfigDicts(text, projectionIsConfig).empty();
+std::vector<embedded::EmbeddedConfig> findConfigs(HostLanguage host, std::string_view text) {
+  switch (host) {
+    case HostLanguage::Python: return python::findConfigDicts(text, projectionIsConfig);
+    case HostLanguage::Shell: return shell::findShellConfigs(text, projectionIsConfig);
+  }
+  return {};
 }
 
-std::shared_ptr<const PythonConfigs> analyzePython(std::string_view text, const Settings& settings,
-                                                   const Cancellation& cancel) {
-  auto out = std::make_shared<PythonConfigs>();
-  if (!python::mentionsDeepSpeedKey(text)) return nullptr;
-  for (auto& dict : python::findConfigDicts(text, projectionIsConfig)) {
-    PythonConfig c;
+}  // namespace
+
+bool mayHoldEmbeddedConfig(std::string_view text) { return embedded::mentionsDeepSpeedKey(text); }
+
+bool holdsEmbeddedConfig(HostLanguage host, std::string_view text) {
+  return mayHoldEmbeddedConfig(text) && !findConfigs(host, text).empty();
+}
+
+std::shared_ptr<const EmbeddedConfigs> analyzeEmbedded(HostLanguage host, std::string_view text,
+                                                       const Settings& settings, const Cancellation& cancel) {
+  auto out = std::make_shared<EmbeddedConfigs>();
+  if (!mayHoldEmbeddedConfig(text)) return nullptr;
+  for (auto& dict : findConfigs(host, text)) {
+    HostedConfig c;
     c.analysis = std::make_shared<ConfigAnalysis>(std::make_shared<const std::string>(dict.json), settings, cancel);
-    // Unknown values are what Python code is made of: the template notice of a JSON file says nothing here.
+    // Unknown values are what code and scripts are made of: the template notice of a JSON file says nothing here.
     for (const Finding& f : c.analysis->findings())
       if (f.code != config::ruleCode(config::RuleId::ConfigTemplate)) c.findings.push_back(findingInSource(f, dict.map));
     c.dict = std::move(dict);
@@ -79,14 +88,14 @@ std::shared_ptr<const PythonConfigs> analyzePython(std::string_view text, const 
   return out;
 }
 
-std::vector<Finding> pythonFindings(const PythonConfigs& p) {
+std::vector<Finding> embeddedFindings(const EmbeddedConfigs& p) {
   std::vector<Finding> all;
   for (const auto& c : p.configs) all.insert(all.end(), c.findings.begin(), c.findings.end());
   return all;
 }
 
-std::optional<HoverInfo> pythonHover(const PythonConfigs& p, std::size_t offset) {
-  const PythonConfig* c = configAt(p, offset);
+std::optional<HoverInfo> embeddedHover(const EmbeddedConfigs& p, std::size_t offset) {
+  const HostedConfig* c = configAt(p, offset);
   if (!c || c->analysis->syntaxOnly()) return std::nullopt;
   auto json = c->dict.map.toJson(offset);
   if (!json) return std::nullopt;
@@ -95,7 +104,7 @@ std::optional<HoverInfo> pythonHover(const PythonConfigs& p, std::size_t offset)
   return hover;
 }
 
-std::vector<Action> pythonActions(const PythonConfigs& p, TextRange selection) {
+std::vector<Action> embeddedActions(const EmbeddedConfigs& p, TextRange selection) {
   std::vector<Action> out;
   std::size_t firstFinding = 0;  // where this config's findings start in the merged list
   for (const auto& c : p.configs) {
@@ -116,7 +125,7 @@ std::vector<Action> pythonActions(const PythonConfigs& p, TextRange selection) {
   return out;
 }
 
-std::vector<InlayHintInfo> pythonInlayHints(const PythonConfigs& p, TextRange visible) {
+std::vector<InlayHintInfo> embeddedInlayHints(const EmbeddedConfigs& p, TextRange visible) {
   std::vector<InlayHintInfo> out;
   for (const auto& c : p.configs) {
     if (c.analysis->syntaxOnly()) continue;

@@ -1,17 +1,15 @@
-#include "analysis/python/syntax_tree.h"
+#include "analysis/embedded/syntax_tree.h"
 
 #include <cstdint>
 
-extern "C" const TSLanguage* tree_sitter_python();
-
-namespace dsls::python {
+namespace dsls::embedded {
 namespace {
 // A parse is bounded in time as well as by the caller's size limit: bad input never hangs.
 constexpr std::uint64_t kParseTimeoutMicros = 2'000'000;
 }  // namespace
 
-SyntaxTree::SyntaxTree(std::string_view source) : parser_(ts_parser_new()), tree_(nullptr) {
-  if (!ts_parser_set_language(parser_, tree_sitter_python())) return;
+SyntaxTree::SyntaxTree(const TSLanguage* language, std::string_view source) : parser_(ts_parser_new()), tree_(nullptr) {
+  if (!ts_parser_set_language(parser_, language)) return;
   ts_parser_set_timeout_micros(parser_, kParseTimeoutMicros);
   tree_ = ts_parser_parse_string(parser_, nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
 }
@@ -23,6 +21,4 @@ SyntaxTree::~SyntaxTree() {
 
 TSNode SyntaxTree::root() const { return ts_tree_root_node(tree_); }
 
-unsigned grammarAbiVersion() { return ts_language_version(tree_sitter_python()); }
-
-}  // namespace dsls::python
+}  // namespace dsls::embedded

@@ -1,15 +1,15 @@
-// A tree-sitter parse of a Python text, owned; nodes are read with tree-sitter's C API.
+// A tree-sitter parse of a host text (Python, shell), owned; nodes are read with tree-sitter's C API.
 #pragma once
 
 #include <tree_sitter/api.h>
 
 #include <string_view>
 
-namespace dsls::python {
+namespace dsls::embedded {
 
 class SyntaxTree {
  public:
-  explicit SyntaxTree(std::string_view source);
+  SyntaxTree(const TSLanguage* language, std::string_view source);
   ~SyntaxTree();
   SyntaxTree(const SyntaxTree&) = delete;
   SyntaxTree& operator=(const SyntaxTree&) = delete;
@@ -21,7 +21,4 @@ class SyntaxTree {
   TSTree* tree_;
 };
 
-// The ABI version of the vendored grammar (14 for tree-sitter-python 0.23).
-unsigned grammarAbiVersion();
-
-}  // namespace dsls::python
+}  // namespace dsls::embedded

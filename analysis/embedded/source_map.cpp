@@ -1,9 +1,8 @@
-#include "analysis/python/source_map.h"
+#include "analysis/embedded/source_map.h"
 
 #include <algorithm>
-#include <cctype>
 
-namespace dsls::python {
+namespace dsls::embedded {
 namespace {
 
 using analysis::TextRange;
@@ -57,43 +56,29 @@ std::optional<TextRange> SourceMap::toJson(TextRange source) const {
   return out;
 }
 
-// The source offset of a JSON offset that is a token's begin or end; none inside a token or
-// between two tokens that are not adjacent in the source.
+// The source offset of a JSON offset that is a piece's begin or end, or any offset inside a
+// verbatim piece; none inside another piece or between two pieces not adjacent in the source.
 std::optional<std::size_t> SourceMap::boundary(std::size_t json) const {
   for (const Segment& s : segments_) {
     if (s.json.begin == json) return s.source.begin;
     if (s.json.end == json) return s.source.end;
+    if (s.verbatim && s.json.begin < json && json < s.json.end) return s.source.begin + (json - s.json.begin);
   }
   return std::nullopt;
+}
+
+bool SourceMap::editable(TextRange json) const {
+  return std::none_of(segments_.begin(), segments_.end(), [&](const Segment& s) {
+    const bool touched = s.json.begin < std::max(json.end, json.begin + 1) && json.begin < s.json.end;
+    return touched && !s.editable;
+  });
 }
 
 std::optional<analysis::TextEdit> SourceMap::toSource(const analysis::TextEdit& edit) const {
   auto begin = boundary(edit.range.begin);
   auto end = boundary(edit.range.end);
-  if (!begin || !end || *end < *begin) return std::nullopt;
-  return analysis::TextEdit{{*begin, *end}, pythonSpelling(edit.newText)};
+  if (!begin || !end || *end < *begin || !editable(edit.range)) return std::nullopt;
+  return analysis::TextEdit{{*begin, *end}, spelling_ ? spelling_(edit.newText) : edit.newText};
 }
 
-std::string pythonSpelling(std::string_view json) {
-  std::string out;
-  bool inString = false;
-  for (std::size_t i = 0; i < json.size(); ++i) {
-    const char c = json[i];
-    if (inString) {
-      out += c;
-      if (c == '\\' && i + 1 < json.size()) out += json[++i];
-      else if (c == '"') inString = false;
-      continue;
-    }
-    const std::string_view rest = json.substr(i);
-    const bool wordStart = i == 0 || !std::isalnum(static_cast<unsigned char>(json[i - 1]));
-    if (wordStart && rest.starts_with("true")) out += "True", i += 3;
-    else if (wordStart && rest.starts_with("false")) out += "False", i += 4;
-    else if (wordStart && rest.starts_with("null")) out += "None", i += 3;
-    else out += c;
-    inString = c == '"';
-  }
-  return out;
-}
-
-}  // namespace dsls::python
+}  // namespace dsls::embedded

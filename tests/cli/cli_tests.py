@@ -946,6 +946,29 @@ class Python(CliTest):
         self.assertIn("no DeepSpeed config written in it", r.stdout.decode() + r.stderr.decode())
 
 
+class Shell(CliTest):
+    """Shell scripts that write ds_configs (tests/fixtures/shell): found in a folder walk, near misses left alone."""
+
+    def setUp(self):
+        super().setUp()
+        self.work = self.tmp / "shell"
+        copy_tree(HERE.parent / "fixtures" / "shell", self.work)
+
+    def test_folder_golden(self):
+        r = run(["--color", "never", "--min-severity", "hint", "."], cwd=self.work)
+        compare_golden(self, "shell/folder.txt", normalise(r.stdout.decode()))
+        self.assertEqual(r.returncode, 1, r.stderr.decode())  # the ZeRO-1 race in fengshenbang/run_predict.sh
+        r, doc = self.check_json(["."], cwd=self.work)
+        checked = sorted(f["path"] for f in doc["files"])
+        # The near miss (a tokenizer's JSON, a run description) writes no config.
+        self.assertEqual(checked, ["bigscience/tr11e-350M-ml.slurm", "fengshenbang/run_predict.sh"])
+        self.assertEqual({f["kind"] for f in doc["files"]}, {"shell_config"})
+        race = [x for f in doc["files"] for x in f["findings"] if x["code"] == "overlap-comm-race"]
+        self.assertEqual([(x["range"]["start"]["line"], x["range"]["start"]["column"]) for x in race], [(40, 5)])
+        # Shown, never applied: --fix writes JSON files only.
+        self.assertFalse(any(fix["safe"] for x in race for fix in x["fixes"]))
+
+
 class Project(CliTest):
     """A Hugging Face Trainer project, copied where no .git is above it (as rsynced to a cluster)."""
 

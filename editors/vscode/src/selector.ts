@@ -17,6 +17,9 @@ export function globToDocumentPattern(glob: string): string {
 const jsonLanguages = ['json', 'jsonc'];
 const schemes = ['file', 'untitled'];
 
+// The languages of files that may write a ds_config inside their own code.
+export const hostLanguages = ['python', 'shellscript'] as const;
+
 export function buildDocumentSelector(configGlobs: readonly string[], detectByContent: boolean): DocumentFilter[] {
   const filters: DocumentFilter[] = [];
   for (const scheme of schemes) {
@@ -32,10 +35,13 @@ export function buildDocumentSelector(configGlobs: readonly string[], detectByCo
     }
     filters.push({ scheme, language: 'log' });
   }
-  // Python sources that build a ds_config as a dict. Only once the client runs (a JSON, log or
-  // .txt document started it): opening a Python file does not start the server. The server looks
-  // for a DeepSpeed key before it parses and publishes nothing for a file without a config dict.
-  if (detectByContent) filters.push({ scheme: 'file', language: 'python' });
+  // Python sources that build a ds_config as a dict, shell scripts that write one. Only once the
+  // client runs (a JSON, log or .txt document started it): opening a Python file or a script does
+  // not start the server. The server looks for a DeepSpeed key before it parses and publishes
+  // nothing for a file that writes no config.
+  if (detectByContent) {
+    for (const language of hostLanguages) filters.push({ scheme: 'file', language });
+  }
   // Plain-text training logs saved as .txt; the server ignores ones without log content.
   filters.push({ scheme: 'file', language: 'plaintext', pattern: '**/*.txt' });
   return filters;

@@ -14,6 +14,7 @@ test('with content detection every JSON document goes to the server', () => {
   assert.ok(filters.some((f) => f.scheme === 'untitled' && f.language === 'jsonc' && f.pattern === undefined));
   assert.ok(!filters.some((f) => f.pattern === '**/*ds_config*.json'));
   assert.ok(filters.some((f) => f.scheme === 'file' && f.language === 'python'));
+  assert.ok(filters.some((f) => f.scheme === 'file' && f.language === 'shellscript'));
 });
 
 test('without content detection only the globs select JSON documents', () => {
@@ -29,4 +30,5 @@ test('logs are selected by language and .txt files by pattern', () => {
   assert.ok(filters.some((f) => f.language === 'plaintext' && f.pattern === '**/*.txt'));
   assert.ok(!filters.some((f) => f.language === 'json'));
   assert.ok(!filters.some((f) => f.language === 'python'));
+  assert.ok(!filters.some((f) => f.language === 'shellscript'));
 });

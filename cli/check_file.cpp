@@ -165,13 +165,12 @@ FileOutcome checkEmbedded(analysis::HostLanguage host, const InputFile& input, c
   auto text = readWholeFile(readPath, kMaxConfigBytes, error);
   if (!text) return input.named ? failed(error) : FileOutcome{};
   auto notConfig = [&] { return input.named ? skipped("no DeepSpeed config written in it") : FileOutcome{}; };
-  if (!analysis::mayHoldEmbeddedConfig(*text)) return notConfig();
+  if (!analysis::mayHoldEmbeddedConfig(host, *text)) return notConfig();
   workspace::ResolvedSettings resolved = workspace::resolveSettings(name, options.given, !options.isolated);
   showProblems(resolved, context);
   if (!resolved.errors.empty()) return failed("not checked: " + resolved.projectFile + " [tool.dsls] has invalid values");
   // Parsed once: a text the prefilter passes is analysed as a config's host, Other when it holds none.
-  const auto kind = host == analysis::HostLanguage::Python ? analysis::DocumentKind::PythonConfig
-                                                           : analysis::DocumentKind::ShellConfig;
+  const auto kind = analysis::documentKindOf(host);
   auto analysis = analysis::analyzeDocument(name, "", *text, resolved.settings, kind);
   if (analysis->kind != kind) return notConfig();
   FileOutcome out;

@@ -59,6 +59,7 @@ inline const char* kindName(analysis::DocumentKind k) {
     case analysis::DocumentKind::Log: return "log";
     case analysis::DocumentKind::PythonConfig: return "python_config";
     case analysis::DocumentKind::ShellConfig: return "shell_config";
+    case analysis::DocumentKind::AccelerateConfig: return "accelerate_config";
     case analysis::DocumentKind::Other: break;
   }
   return "other";

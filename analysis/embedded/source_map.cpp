@@ -67,6 +67,16 @@ std::optional<std::size_t> SourceMap::boundary(std::size_t json) const {
   return std::nullopt;
 }
 
+bool SourceMap::writtenByHost(TextRange json) const {
+  bool touchedAny = false;
+  for (const Segment& s : segments_) {
+    if (!(s.json.begin < std::max(json.end, json.begin + 1) && json.begin < s.json.end)) continue;
+    if (s.written) return true;
+    touchedAny = true;
+  }
+  return !touchedAny;
+}
+
 bool SourceMap::editable(TextRange json) const {
   return std::none_of(segments_.begin(), segments_.end(), [&](const Segment& s) {
     const bool touched = s.json.begin < std::max(json.end, json.begin + 1) && json.begin < s.json.end;
@@ -74,7 +84,20 @@ bool SourceMap::editable(TextRange json) const {
   });
 }
 
+// One JSON scalar (a number, a literal or a string with no line break) replacing exactly one
+// editable piece.
+bool SourceMap::scalarValueEdit(const analysis::TextEdit& edit) const {
+  const std::string& t = edit.newText;
+  const bool quoted = t.size() >= 2 && t.front() == '"' && t.back() == '"' && t.find('\n') == std::string::npos;
+  const bool bare = !t.empty() && t.find_first_of(",:{}[]\"'#\n ") == std::string::npos;
+  if (!quoted && !bare) return false;
+  return std::any_of(segments_.begin(), segments_.end(), [&](const Segment& s) {
+    return s.editable && s.json.begin == edit.range.begin && s.json.end == edit.range.end;
+  });
+}
+
 std::optional<analysis::TextEdit> SourceMap::toSource(const analysis::TextEdit& edit) const {
+  if (policy_ == EditPolicy::ScalarValues && !scalarValueEdit(edit)) return std::nullopt;
   auto begin = boundary(edit.range.begin);
   auto end = boundary(edit.range.end);
   if (!begin || !end || *end < *begin || !editable(edit.range)) return std::nullopt;

@@ -22,14 +22,23 @@ struct Segment {
   // An edit may touch it. A value the projection put in place of a variable (its default) is
   // not the host's text: editing it would write over the variable.
   bool editable = true;
+  // The host text says it. A piece the projection supplies (what Accelerate writes whatever its
+  // YAML says) is not: a finding on it alone is about nothing the user wrote.
+  bool written = true;
 };
 
 // How a JSON edit's text is spelt in the host language (Python: true -> True).
 using Spelling = std::string (*)(std::string_view json);
 
+// Which JSON edits a host takes: any whose ends are boundaries (Python, a heredoc), or only one
+// scalar written over one whole editable value (YAML, whose structure is not JSON's: an inserted
+// member or a comma would corrupt it).
+enum class EditPolicy { Boundaries, ScalarValues };
+
 class SourceMap {
  public:
-  explicit SourceMap(Spelling spelling = nullptr) : spelling_(spelling) {}
+  explicit SourceMap(Spelling spelling = nullptr, EditPolicy policy = EditPolicy::Boundaries)
+      : spelling_(spelling), policy_(policy) {}
   // Segments are added in JSON order (the projection writes the JSON left to right).
   void add(analysis::TextRange json, analysis::TextRange source) { segments_.push_back({json, source}); }
   void add(Segment segment) { segments_.push_back(segment); }
@@ -45,14 +54,18 @@ class SourceMap {
   // An edit of the JSON carried to the source, when both its ends are edit boundaries and what
   // it replaces is editable; its text in the host's spelling.
   std::optional<analysis::TextEdit> toSource(const analysis::TextEdit& edit) const;
+  // False when the pieces a JSON range touches are all ones the host text does not say.
+  bool writtenByHost(analysis::TextRange json) const;
 
  private:
   std::size_t sourceBegin(std::size_t json) const;
   std::size_t sourceEnd(std::size_t json) const;
   std::optional<std::size_t> boundary(std::size_t json) const;
   bool editable(analysis::TextRange json) const;
+  bool scalarValueEdit(const analysis::TextEdit& edit) const;
   std::vector<Segment> segments_;
   Spelling spelling_;
+  EditPolicy policy_;
 };
 
 }  // namespace dsls::embedded

@@ -47,10 +47,10 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::s
       break;
     }
     case DocumentKind::PythonConfig:
-    case DocumentKind::ShellConfig: {
+    case DocumentKind::ShellConfig:
+    case DocumentKind::AccelerateConfig: {
       // Told it is one (dsls check after its prefilter) but holding no config: left alone.
-      const auto host = result->kind == DocumentKind::PythonConfig ? HostLanguage::Python : HostLanguage::Shell;
-      result->embedded = analyzeEmbedded(host, *text, settings, cancel);
+      result->embedded = analyzeEmbedded(*hostLanguageOf(result->kind), *text, settings, cancel);
       if (result->embedded) result->findings = embeddedFindings(*result->embedded);
       else result->kind = DocumentKind::Other;
       break;

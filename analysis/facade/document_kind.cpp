@@ -110,6 +110,22 @@ std::optional<HostLanguage> hostLanguageOf(std::string_view name, std::string_vi
   if (languageId == "shellscript" || languageId == "sh" || languageId == "bash" ||
       hasExtension(fileName, {".sh", ".bash", ".slurm", ".sbatch"}))
     return HostLanguage::Shell;
+  if (languageId == "yaml" || hasExtension(fileName, {".yaml", ".yml"})) return HostLanguage::AccelerateYaml;
+  return std::nullopt;
+}
+
+DocumentKind documentKindOf(HostLanguage host) {
+  switch (host) {
+    case HostLanguage::Python: return DocumentKind::PythonConfig;
+    case HostLanguage::Shell: return DocumentKind::ShellConfig;
+    case HostLanguage::AccelerateYaml: return DocumentKind::AccelerateConfig;
+  }
+  return DocumentKind::Other;
+}
+
+std::optional<HostLanguage> hostLanguageOf(DocumentKind kind) {
+  for (HostLanguage host : {HostLanguage::Python, HostLanguage::Shell, HostLanguage::AccelerateYaml})
+    if (documentKindOf(host) == kind) return host;
   return std::nullopt;
 }
 
@@ -123,8 +139,7 @@ DocumentKind classifyDocument(std::string_view name, std::string_view languageId
     return jsonLooksLikeDsConfig(text, named) ? DocumentKind::DsConfig : DocumentKind::Other;
   }
   if (auto host = hostLanguageOf(fileName, languageId)) {
-    if (!holdsEmbeddedConfig(*host, text)) return DocumentKind::Other;
-    return *host == HostLanguage::Python ? DocumentKind::PythonConfig : DocumentKind::ShellConfig;
+    return holdsEmbeddedConfig(*host, text) ? documentKindOf(*host) : DocumentKind::Other;
   }
   if (isDependencyList(fileName) || (hasExtension(fileName, {".txt"}) && textIsDependencyList(text.substr(0, 64 * 1024))))
     return DocumentKind::Other;

@@ -12,15 +12,21 @@ namespace dsls::analysis {
 
 // PythonConfig: a Python source that builds one or more ds_configs as dicts.
 // ShellConfig: a shell script that writes one or more ds_configs (heredocs, echo to a .json file).
-enum class DocumentKind { DsConfig, Log, PythonConfig, ShellConfig, Other };
+// AccelerateConfig: an Accelerate config YAML whose deepspeed_config block sets ZeRO inline.
+enum class DocumentKind { DsConfig, Log, PythonConfig, ShellConfig, AccelerateConfig, Other };
 
 // `name` is a path or URI (only its last segment and extension matter); `languageId` may be empty.
 DocumentKind classifyDocument(std::string_view name, std::string_view languageId, std::string_view text,
                               const Settings& settings);
 
 // The language a document that may write configs is in, by its language id or extension:
-// Python (.py), shell (.sh, .bash, .slurm, .sbatch; shellscript, sh, bash); none for others.
+// Python (.py), shell (.sh, .bash, .slurm, .sbatch; shellscript, sh, bash), YAML (.yaml, .yml;
+// yaml); none for others.
 std::optional<HostLanguage> hostLanguageOf(std::string_view name, std::string_view languageId);
+// The kind of a document of that language that holds a config.
+DocumentKind documentKindOf(HostLanguage host);
+// The language of a document of that kind; none for the kinds that are not embedded configs.
+std::optional<HostLanguage> hostLanguageOf(DocumentKind kind);
 
 // The file-name globs that mark a ds_config without any setting; configGlobs adds to them.
 std::span<const char* const> builtinConfigGlobs();

@@ -6,6 +6,7 @@
 #include "analysis/facade/config_detection.h"
 #include "analysis/python/config_dicts.h"
 #include "analysis/shell/shell_configs.h"
+#include "analysis/yaml/accelerate_config.h"
 
 #include <algorithm>
 
@@ -15,6 +16,8 @@ struct HostedConfig {
   embedded::EmbeddedConfig dict;
   std::shared_ptr<const ConfigAnalysis> analysis;
   std::vector<Finding> findings;  // in host offsets; fixes whose edits do not map are left out
+  // Per finding of the analysis, its index in `findings`; none for one left out.
+  std::vector<std::optional<std::size_t>> shownAs;
 };
 
 struct EmbeddedConfigs {
@@ -59,28 +62,53 @@ std::vector<embedded::EmbeddedConfig> findConfigs(HostLanguage host, std::string
   switch (host) {
     case HostLanguage::Python: return python::findConfigDicts(text, projectionIsConfig);
     case HostLanguage::Shell: return shell::findShellConfigs(text, projectionIsConfig);
+    case HostLanguage::AccelerateYaml: {
+      auto config = yaml::findAccelerateConfig(text);
+      if (!config) return {};
+      std::vector<embedded::EmbeddedConfig> out;
+      out.push_back(std::move(*config));
+      return out;
+    }
   }
   return {};
 }
 
 }  // namespace
 
-bool mayHoldEmbeddedConfig(std::string_view text) { return embedded::mentionsDeepSpeedKey(text); }
+bool mayHoldEmbeddedConfig(HostLanguage host, std::string_view text) {
+  return host == HostLanguage::AccelerateYaml ? yaml::mentionsAccelerateDeepSpeed(text) : embedded::mentionsDeepSpeedKey(text);
+}
+
+namespace {
+// The settings a config is analysed with: Accelerate's YAML says who fills its "auto" values.
+Settings settingsFor(HostLanguage host, const Settings& settings) {
+  if (host != HostLanguage::AccelerateYaml || settings.launcher != Launcher::Unknown) return settings;
+  Settings out = settings;
+  out.launcher = Launcher::Accelerate;
+  out.launcherSource = "this Accelerate config file";
+  return out;
+}
+}  // namespace
 
 bool holdsEmbeddedConfig(HostLanguage host, std::string_view text) {
-  return mayHoldEmbeddedConfig(text) && !findConfigs(host, text).empty();
+  return mayHoldEmbeddedConfig(host, text) && !findConfigs(host, text).empty();
 }
 
 std::shared_ptr<const EmbeddedConfigs> analyzeEmbedded(HostLanguage host, std::string_view text,
                                                        const Settings& settings, const Cancellation& cancel) {
   auto out = std::make_shared<EmbeddedConfigs>();
-  if (!mayHoldEmbeddedConfig(text)) return nullptr;
+  if (!mayHoldEmbeddedConfig(host, text)) return nullptr;
+  const Settings hostSettings = settingsFor(host, settings);
   for (auto& dict : findConfigs(host, text)) {
     HostedConfig c;
-    c.analysis = std::make_shared<ConfigAnalysis>(std::make_shared<const std::string>(dict.json), settings, cancel);
+    c.analysis = std::make_shared<ConfigAnalysis>(std::make_shared<const std::string>(dict.json), hostSettings, cancel);
     // Unknown values are what code and scripts are made of: the template notice of a JSON file says nothing here.
-    for (const Finding& f : c.analysis->findings())
-      if (f.code != config::ruleCode(config::RuleId::ConfigTemplate)) c.findings.push_back(findingInSource(f, dict.map));
+    // Nor does a finding on what the host supplies by itself (Accelerate's own keys).
+    for (const Finding& f : c.analysis->findings()) {
+      const bool shown = f.code != config::ruleCode(config::RuleId::ConfigTemplate) && dict.map.writtenByHost(f.range);
+      c.shownAs.push_back(shown ? std::optional(c.findings.size()) : std::nullopt);
+      if (shown) c.findings.push_back(findingInSource(f, dict.map));
+    }
     c.dict = std::move(dict);
     out->configs.push_back(std::move(c));
   }
@@ -116,7 +144,10 @@ std::vector<Action> embeddedActions(const EmbeddedConfigs& p, TextRange selectio
           if (auto mapped = c.dict.map.toSource(e)) edits.push_back(std::move(*mapped));
         if (edits.size() != a.edits.size() || edits.empty()) continue;
         a.edits = std::move(edits);
-        for (auto& i : a.findings) i += firstFinding;
+        std::vector<std::size_t> resolved;
+        for (std::size_t i : a.findings)
+          if (i < c.shownAs.size() && c.shownAs[i]) resolved.push_back(*c.shownAs[i] + firstFinding);
+        a.findings = std::move(resolved);
         out.push_back(std::move(a));
       }
     }

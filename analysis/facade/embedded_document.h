@@ -15,15 +15,16 @@
 
 namespace dsls::analysis {
 
-enum class HostLanguage { Python, Shell };
+enum class HostLanguage { Python, Shell, AccelerateYaml };
 
 struct EmbeddedConfigs;  // embedded_document.cpp
 
 // Whether a host text holds a config (a cheap prefilter first, then the parse).
 bool holdsEmbeddedConfig(HostLanguage, std::string_view text);
-// The prefilter alone: whether the text names a key only a DeepSpeed config has. A text for
-// which it is false holds no config; one for which it is true may.
-bool mayHoldEmbeddedConfig(std::string_view text);
+// The prefilter alone: whether the text names a key only a DeepSpeed config has (for YAML:
+// Accelerate's DeepSpeed keys). A text for which it is false holds no config; one for which it
+// is true may.
+bool mayHoldEmbeddedConfig(HostLanguage, std::string_view text);
 
 // Null when the text holds no config.
 std::shared_ptr<const EmbeddedConfigs> analyzeEmbedded(HostLanguage, std::string_view text, const Settings& settings,

@@ -969,6 +969,25 @@ class Shell(CliTest):
         self.assertFalse(any(fix["safe"] for x in race for fix in x["fixes"]))
 
 
+class Accelerate(CliTest):
+    """Accelerate config files (tests/fixtures/accelerate): the inline ZeRO settings read as the ds_config Accelerate builds."""
+
+    def setUp(self):
+        super().setUp()
+        self.work = self.tmp / "accelerate"
+        copy_tree(HERE.parent / "fixtures" / "accelerate", self.work)
+
+    def test_folder_golden(self):
+        r = run(["--color", "never", "--min-severity", "hint", "--deepspeed-version", "0.18.0", "."], cwd=self.work)
+        compare_golden(self, "accelerate/folder.txt", normalise(r.stdout.decode()))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())  # information only
+        r, doc = self.check_json(["."], cwd=self.work)
+        checked = sorted(f["path"] for f in doc["files"])
+        # MULTI_GPU, and a block that names its JSON file, build no config of their own.
+        self.assertEqual(checked, ["alignment_handbook/deepspeed_zero3.yaml", "trl/deepspeed_zero2.yaml"])
+        self.assertEqual({f["kind"] for f in doc["files"]}, {"accelerate_config"})
+
+
 class Project(CliTest):
     """A Hugging Face Trainer project, copied where no .git is above it (as rsynced to a cluster)."""
 

@@ -150,6 +150,10 @@ def main():
     shell_fixtures += glob.glob(os.path.join(ROOT, "tests", "fixtures", "repos", "**", "*.sh"), recursive=True)
     for path in sorted(p for p in shell_fixtures if not p.endswith(".md")):
         seeds.add("fuzz_shell", b"\x07" + read(path))
+    yaml_fixtures = glob.glob(os.path.join(ROOT, "tests", "fixtures", "accelerate", "**", "*.yaml"), recursive=True)
+    yaml_fixtures += glob.glob(os.path.join(ROOT, "tests", "fixtures", "repos", "**", "*.yaml"), recursive=True)
+    for path in sorted(yaml_fixtures):
+        seeds.add("fuzz_yaml", b"\x07" + read(path))
     seeds.add("fuzz_positions", "a\r\nb\u00e9\U0001F600\n\r\n\xff\xfe x\n".encode("utf-8", "surrogateescape") +
               b"\xc3\n\xed\xa0\x80\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a")
     seeds.add("fuzz_positions", b"\x00")

@@ -56,6 +56,8 @@ void ignoredIn(const RuleContext& ctx, const json::Node& object, const std::stri
     }
     bool offloadBlock = key->path == "zero_optimization.offload_param" || key->path == "zero_optimization.offload_optimizer";
     std::string device = deviceOf(objectOf(&m));
+    // "device": "none" asks for no offload, which is what every stage gives: nothing is ignored.
+    if (offloadBlock && device == "none") continue;
     // An offload to a real device that never happens is more than an unused key: a warning.
     Severity sev =
         offloadBlock && realDevice(device) ? Severity::Warning : defaultSeverity(RuleId::IgnoredAtStage);

@@ -17,8 +17,8 @@ export function globToDocumentPattern(glob: string): string {
 const jsonLanguages = ['json', 'jsonc'];
 const schemes = ['file', 'untitled'];
 
-// The languages of files that may write a ds_config inside their own code.
-export const hostLanguages = ['python', 'shellscript'] as const;
+// The languages of files that may hold a ds_config inside their own syntax.
+export const hostLanguages = ['python', 'shellscript', 'yaml'] as const;
 
 export function buildDocumentSelector(configGlobs: readonly string[], detectByContent: boolean): DocumentFilter[] {
   const filters: DocumentFilter[] = [];
@@ -35,9 +35,9 @@ export function buildDocumentSelector(configGlobs: readonly string[], detectByCo
     }
     filters.push({ scheme, language: 'log' });
   }
-  // Python sources that build a ds_config as a dict, shell scripts that write one. Only once the
-  // client runs (a JSON, log or .txt document started it): opening a Python file or a script does
-  // not start the server. The server looks for a DeepSpeed key before it parses and publishes
+  // Python sources that build a ds_config as a dict, shell scripts that write one, Accelerate
+  // config files. Only once the client runs (a JSON, log or .txt document started it): opening a
+  // Python file, a script or a YAML file does not start the server. The server looks for a DeepSpeed key before it parses and publishes
   // nothing for a file that writes no config.
   if (detectByContent) {
     for (const language of hostLanguages) filters.push({ scheme: 'file', language });

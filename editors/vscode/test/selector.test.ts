@@ -15,6 +15,7 @@ test('with content detection every JSON document goes to the server', () => {
   assert.ok(!filters.some((f) => f.pattern === '**/*ds_config*.json'));
   assert.ok(filters.some((f) => f.scheme === 'file' && f.language === 'python'));
   assert.ok(filters.some((f) => f.scheme === 'file' && f.language === 'shellscript'));
+  assert.ok(filters.some((f) => f.scheme === 'file' && f.language === 'yaml'));
 });
 
 test('without content detection only the globs select JSON documents', () => {
@@ -31,4 +32,5 @@ test('logs are selected by language and .txt files by pattern', () => {
   assert.ok(!filters.some((f) => f.language === 'json'));
   assert.ok(!filters.some((f) => f.language === 'python'));
   assert.ok(!filters.some((f) => f.language === 'shellscript'));
+  assert.ok(!filters.some((f) => f.language === 'yaml'));
 });

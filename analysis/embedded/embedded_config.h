@@ -20,7 +20,8 @@ struct EmbeddedConfig {
 // Whether a projected JSON text is a config; the caller's detection rule (analysis/facade).
 using IsConfig = std::function<bool(std::string_view json)>;
 
-// A cheap look before any parse: whether the text names a key only a DeepSpeed config has.
+// A cheap look before any parse: whether the text writes a key only a DeepSpeed config has, as
+// a key (quoted, or a keyword argument), not as a part of another name.
 bool mentionsDeepSpeedKey(std::string_view text);
 
 }  // namespace dsls::embedded

@@ -57,14 +57,11 @@ bool inConfigPlace(std::string_view source, TSNode dict) {
 
 std::vector<TSNode> candidates(std::string_view source, TSNode root) {
   std::vector<TSNode> found;
-  std::vector<TSNode> stack{root};
-  while (!stack.empty()) {
-    TSNode n = stack.back();
-    stack.pop_back();
+  forEachNamedNode(root, [&](TSNode n) {
     if ((isType(n, "dictionary") || isDictCall(source, n)) && inConfigPlace(source, n)) found.push_back(n);
-    for (std::uint32_t i = ts_node_named_child_count(n); i-- > 0;) stack.push_back(ts_node_named_child(n, i));
-  }
-  return found;  // in source order: children are pushed last first
+    return true;
+  });
+  return found;
 }
 
 bool within(analysis::TextRange inner, analysis::TextRange outer) {

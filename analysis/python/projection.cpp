@@ -138,24 +138,20 @@ void Projector::array(TSNode n, int depth) {
 // nested function or class.
 TSNode lastDictAssignment(std::string_view source, TSNode scope, TSNode use) {
   TSNode found{};
-  std::vector<TSNode> stack{scope};
   const std::string_view name = nodeText(source, use);
-  while (!stack.empty()) {
-    TSNode n = stack.back();
-    stack.pop_back();
-    if (ts_node_start_byte(n) >= ts_node_start_byte(use)) continue;
+  forEachNamedNode(scope, [&](TSNode n) {
+    if (ts_node_start_byte(n) >= ts_node_start_byte(use)) return false;
     if (isType(n, "assignment")) {
       TSNode left = field(n, "left"), right = field(n, "right");
       if (isType(left, "identifier") && nodeText(source, left) == name &&
           (isType(right, "dictionary") || isDictCall(source, right)) && ts_node_end_byte(right) <= ts_node_start_byte(use) &&
           (ts_node_is_null(found) || ts_node_start_byte(right) > ts_node_start_byte(found)))
         found = right;
-      continue;
+      return false;
     }
     const bool nested = !ts_node_eq(n, scope) && (isType(n, "function_definition") || isType(n, "class_definition"));
-    if (nested) continue;
-    for (std::uint32_t i = 0; i < ts_node_named_child_count(n); ++i) stack.push_back(ts_node_named_child(n, i));
-  }
+    return !nested;
+  });
   return found;
 }
 

@@ -53,17 +53,14 @@ TSNode echoedJson(std::string_view source, TSNode statement) {
 // Heredoc bodies and echoed JSON, in source order.
 std::vector<TSNode> candidates(std::string_view source, TSNode root) {
   std::vector<TSNode> found;
-  std::vector<TSNode> stack{root};
-  while (!stack.empty()) {
-    TSNode n = stack.back();
-    stack.pop_back();
+  forEachNamedNode(root, [&](TSNode n) {
     if (isType(n, "heredoc_redirect")) {
       if (TSNode body = namedChildOfType(n, "heredoc_body"); !ts_node_is_null(body)) found.push_back(body);
     } else if (isType(n, "redirected_statement")) {
       if (TSNode arg = echoedJson(source, n); !ts_node_is_null(arg)) found.push_back(arg);
     }
-    for (std::uint32_t i = ts_node_named_child_count(n); i-- > 0;) stack.push_back(ts_node_named_child(n, i));
-  }
+    return true;
+  });
   return found;
 }
 

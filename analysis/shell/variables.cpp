@@ -61,10 +61,7 @@ std::optional<DefaultedName> defaultedExpansion(std::string_view text) {
 }
 
 ScriptValues::ScriptValues(std::string_view source, TSNode root) {
-  std::vector<TSNode> stack{root};
-  while (!stack.empty()) {
-    TSNode n = stack.back();
-    stack.pop_back();
+  embedded::forEachNamedNode(root, [&](TSNode n) {
     if (isType(n, "variable_assignment")) {
       const std::string_view name = nodeText(source, field(n, "name"));
       const std::string_view value = nodeText(source, field(n, "value"));
@@ -75,8 +72,8 @@ ScriptValues::ScriptValues(std::string_view source, TSNode root) {
     } else if (isType(n, "for_statement")) {
       assign(nodeText(source, field(n, "variable")), std::nullopt);  // one value per iteration
     }
-    for (std::uint32_t i = ts_node_named_child_count(n); i-- > 0;) stack.push_back(ts_node_named_child(n, i));
-  }
+    return true;
+  });
 }
 
 void ScriptValues::assign(std::string_view name, std::optional<std::string> value) {

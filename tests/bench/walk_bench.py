@@ -4,7 +4,8 @@ scripts and YAML files for configs written inside them, next to the JSON-only wa
 tree (the same files without its .py, .sh, .bash, .slurm, .sbatch, .yaml and .yml files), with the
 same binary in the same run.
 
-Usage: walk_bench.py --dsls BIN --tree DIR --name NAME --workdir DIR [--runs N] [--doc docs/benchmarks.md]
+Usage: walk_bench.py --dsls BIN --tree DIR --name NAME [--tree DIR --name NAME ...] --workdir DIR
+                     [--runs N] [--doc docs/benchmarks.md]
 The tree is hard-linked twice under --workdir (a folder of the build), each copy made a git
 repository with its files tracked; the two walks run
 alternately, so machine noise falls on both; medians are reported.
@@ -53,36 +54,44 @@ def walk_once(dsls, folder):
     return elapsed, doc.get("files", [])
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--dsls", required=True)
-    ap.add_argument("--tree", required=True)
-    ap.add_argument("--name", required=True, help="what the tree is, for the report (owner/name@commit)")
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("--runs", type=int, default=9)
-    ap.add_argument("--doc")
-    args = ap.parse_args()
-    args.dsls = os.path.abspath(args.dsls)
-    full, json_only, removed = prepare(args.tree, args.workdir)
+def measure(dsls, tree, workdir, runs):
+    full, json_only, removed = prepare(tree, workdir)
     times = {"full": [], "json_only": []}
     files = {}
-    walk_once(args.dsls, full), walk_once(args.dsls, json_only)  # warm the page cache
-    for _ in range(args.runs):
+    walk_once(dsls, full), walk_once(dsls, json_only)  # warm the page cache
+    for _ in range(runs):
         for key, folder in (("full", full), ("json_only", json_only)):
-            ms, checked = walk_once(args.dsls, folder)
+            ms, checked = walk_once(dsls, folder)
             times[key].append(ms)
             files[key] = checked
     med = {k: statistics.median(v) for k, v in times.items()}
     kinds = {}
     for f in files["full"]:
         kinds[f.get("kind", "?")] = kinds.get(f.get("kind", "?"), 0) + 1
-    section = (f"{SECTION}\n\n`tests/bench/walk_bench.py` on {args.name}: `dsls check --isolated --format json .`, "
-               f"{args.runs} runs of each walk, alternately, medians. The JSON-only walk is the same tree without "
-               f"its {removed} Python, shell and YAML files (the baseline: what the walk cost before it read them).\n\n"
-               "| walk | median ms | files checked | ratio to JSON-only |\n|---|---|---|---|\n"
-               f"| JSON-only | {med['json_only']:.0f} | {len(files['json_only'])} | 1.00 |\n"
-               f"| whole tree | {med['full']:.0f} | {len(files['full'])} ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}) "
-               f"| {med['full'] / med['json_only']:.2f} |\n")
+    return med, files, kinds, removed
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dsls", required=True)
+    ap.add_argument("--tree", action="append", required=True)
+    ap.add_argument("--name", action="append", required=True, help="what the tree is (owner/name@commit)")
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument("--doc")
+    args = ap.parse_args()
+    dsls = os.path.abspath(args.dsls)
+    rows = []
+    for tree, name in zip(args.tree, args.name):
+        med, files, kinds, removed = measure(dsls, tree, args.workdir, args.runs)
+        found = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none"
+        rows.append(f"| {name} | {removed} | {med['json_only']:.0f} ({len(files['json_only'])} files) | "
+                    f"{med['full']:.0f} ({found}) | {med['full'] / med['json_only']:.2f} |")
+    section = (f"{SECTION}\n\n`tests/bench/walk_bench.py`: `dsls check --isolated --format json .` on real repository "
+               f"trees, {args.runs} runs of each walk, alternately, medians in ms. The baseline, the JSON-only walk, is "
+               "the same tree without its Python, shell and YAML files: what the walk cost before it read them.\n\n"
+               "| tree | Python, shell, YAML files | JSON-only walk | whole walk (configs checked) | ratio |\n"
+               "|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
     print(section)
     if args.doc:
         write_section(args.doc, SECTION, section)

@@ -121,6 +121,11 @@ std::optional<Verdict> typeMismatch(const json::Node& v, unsigned types, Regime 
       if ((types & catalog::Integer) && !(types & catalog::Number) && std::isfinite(v.number) && !v.isInteger)
         return Verdict{strict ? Severity::Error : Severity::Warning, "it must be a whole number"};
       return Verdict{strict ? Severity::Error : Severity::Warning, ""};
+    case json::Kind::Bool:
+      // A lenient reader keeps the value, and Python counts a bool as the number 0 or 1.
+      if (wantsNumber && !strict)
+        return Verdict{Severity::Warning, fmt::format("DeepSpeed uses it as the number {}", v.boolean ? 1 : 0)};
+      return Verdict{Severity::Error, ""};
     default:
       return Verdict{Severity::Error, ""};
   }

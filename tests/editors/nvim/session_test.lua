@@ -339,6 +339,28 @@ step(":DslsDiagnose in a terminal buffer", function()
   check_report("terminal", report)
 end)
 
+step("a shell script that writes a ZeRO-2 config in a heredoc gets the race, once the server runs", function()
+  local script_path = work .. "/pretrain.sh"
+  copy(fixtures .. "/../../transcripts/fixtures/zero2_overlap.sh", script_path)
+  vim.cmd("edit " .. vim.fn.fnameescape(script_path))
+  local script_buf = vim.api.nvim_get_current_buf()
+  check("the script's filetype is sh", vim.bo[script_buf].filetype == "sh", vim.bo[script_buf].filetype)
+  diagnostics_become("the race on the heredoc's overlap_comm key", script_buf, {
+    {
+      code = race,
+      source = "dsls",
+      severity = vim.diagnostic.severity.WARN,
+      range = key_range(script_buf, '"overlap_comm"'),
+      related = {
+        {
+          location = { uri = vim.uri_from_bufnr(script_buf), range = key_range(script_buf, '"zero_optimization"') },
+          message = "contiguous_gradients = true (DeepSpeed default: true since DeepSpeed 0.4.3)",
+        },
+      },
+    },
+  })
+end)
+
 step("a JSON file that is no ds_config gets no diagnostics", function()
   local project = fixtures .. "/../../fixtures/projects/hf_trainer"
   local state_path = work .. "/trainer_state.json"

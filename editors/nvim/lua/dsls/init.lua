@@ -213,7 +213,7 @@ local function maybe_attach(args)
   if not vim.api.nvim_buf_is_valid(bufnr) then
     return
   end
-  if M.is_config_buffer(bufnr) or M.is_log_buffer(bufnr) then
+  if M.is_config_buffer(bufnr) or M.is_log_buffer(bufnr) or M.is_host_buffer(bufnr) then
     M.attach(bufnr)
   end
 end
@@ -228,6 +228,20 @@ local function dsls_clients()
     end
   end
   return found
+end
+
+-- Python sources, shell scripts and YAML files may write a ds_config (a dict, a heredoc, an
+-- Accelerate config). They are sent only once a dsls client runs (a JSON or log buffer started
+-- it): opening one of them alone does not start the server, which publishes nothing for a file
+-- that writes no config.
+local host_filetypes = { python = true, sh = true, bash = true, yaml = true }
+
+function M.is_host_buffer(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  if not options.detect_by_content or vim.bo[bufnr].buftype ~= "" or not host_filetypes[vim.bo[bufnr].filetype] then
+    return false
+  end
+  return #dsls_clients() > 0
 end
 
 -- Sends new settings to running servers (workspace/didChangeConfiguration).
@@ -416,7 +430,7 @@ function M.setup(opts)
   local group = vim.api.nvim_create_augroup("dsls", { clear = true })
   vim.api.nvim_create_autocmd("FileType", {
     group = group,
-    pattern = { "json", "jsonc", "log" },
+    pattern = { "json", "jsonc", "log", "python", "sh", "bash", "yaml" },
     callback = maybe_attach,
   })
   vim.api.nvim_create_autocmd({ "BufReadPost", "BufNewFile" }, {

@@ -1,11 +1,11 @@
 #include "analysis/shell/variables.h"
 
 #include "analysis/embedded/node_text.h"
+#include "analysis/embedded/number_text.h"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <charconv>
 #include <vector>
 
 namespace dsls::shell {
@@ -15,13 +15,6 @@ using embedded::field;
 using embedded::isType;
 using embedded::nodeText;
 
-bool isNumber(std::string_view s) {
-  double d = 0;
-  const std::string_view digits = s.starts_with('-') ? s.substr(1) : s;  // not inf, nan, +1, .5
-  if (digits.empty() || !std::isdigit(static_cast<unsigned char>(digits.front())) || s.back() == '.') return false;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
-  return ec == std::errc{} && end == s.data() + s.size();
-}
 
 std::string_view unquoted(std::string_view word) {
   if (word.size() >= 2 && (word.front() == '"' || word.front() == '\'') && word.back() == word.front())
@@ -33,7 +26,7 @@ std::string_view unquoted(std::string_view word) {
 
 std::optional<std::string> jsonLiteral(std::string_view word) {
   const std::string_view s = unquoted(word);
-  if (s == "true" || s == "false" || isNumber(s)) return std::string(s);
+  if (s == "true" || s == "false" || embedded::isJsonNumberText(s)) return std::string(s);
   return std::nullopt;
 }
 

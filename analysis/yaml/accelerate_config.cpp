@@ -1,12 +1,12 @@
 #include "analysis/yaml/accelerate_config.h"
 
 #include "analysis/embedded/node_text.h"
+#include "analysis/embedded/number_text.h"
 #include "analysis/embedded/syntax_tree.h"
 #include "analysis/yaml/mapping.h"
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 
 extern "C" const TSLanguage* tree_sitter_yaml();
 
@@ -16,13 +16,6 @@ namespace {
 using analysis::TextRange;
 using embedded::nodeRange;
 
-bool isNumber(std::string_view s) {
-  double d = 0;
-  const std::string_view digits = s.starts_with('-') ? s.substr(1) : s;
-  if (digits.empty() || !std::isdigit(static_cast<unsigned char>(digits.front())) || s.back() == '.') return false;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
-  return ec == std::errc{} && end == s.data() + s.size();
-}
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -67,8 +60,8 @@ std::optional<std::string> valueAs(const Entry& e, As as) {
   const std::string& s = *e.scalar;
   switch (as) {
     case As::Integer:
-      return isNumber(s) && s.find_first_of(".eE") == std::string::npos ? std::optional(s) : std::nullopt;
-    case As::Number: return isNumber(s) ? std::optional(s) : std::nullopt;
+      return embedded::isJsonNumberText(s) && s.find_first_of(".eE") == std::string::npos ? std::optional(s) : std::nullopt;
+    case As::Number: return embedded::isJsonNumberText(s) ? std::optional(s) : std::nullopt;
     case As::Bool:
       if (lower(s) == "true") return "true";
       if (lower(s) == "false") return "false";

@@ -7,6 +7,8 @@
 #include "analysis/facade/features.h"
 #include "lsp/server.h"
 #include "lsp/to_lsp.h"
+#include "protocol/uri.h"
+#include "workspace/launcher_inference.h"
 #include "workspace/project_settings.h"
 #include "workspace/workspace_versions.h"
 
@@ -80,6 +82,15 @@ Json Server::documentSymbols(const FeatureContext& ctx, const protocol::Document
 Json Server::documentLinks(const FeatureContext& ctx, const protocol::DocumentParams&) const {
   Json out = Json::array();
   for (const auto& l : analysis::links(*ctx.od.analysis)) out.push_back(ctx.convert.documentLink(l));
+  // A launch script, YAML or Python source that hands a config file to its reader links to it.
+  const auto path = protocol::uriToPath(ctx.od.doc->uri());
+  if (!path || ctx.od.analysis->kind == analysis::DocumentKind::DsConfig || ctx.od.analysis->kind == analysis::DocumentKind::Log)
+    return out;
+  for (const auto& link : workspace::configLinks(*path, ctx.od.doc->text(), workspace::pinSearchFolders(*path, workspaceRoots_))) {
+    // The launcher as the dsls.launcher setting spells it: the reader this line hands the file to.
+    const std::string reader(analysis::launcherWord(link.launcher));
+    out.push_back(ctx.convert.documentLink({link.range, protocol::pathToUri(link.path), "ds_config, read with launcher " + reader}));
+  }
   return out;
 }
 

@@ -174,6 +174,19 @@ std::vector<std::string> pathComponents(std::string_view path) {
   return out;
 }
 
+// Calls `found(start, end)` for each token of `text` that ends in ".json": a path as a command,
+// a YAML value or a Python string writes it.
+template <class Found>
+void forEachJsonPath(std::string_view text, Found found) {
+  for (std::size_t at = text.find(".json"); at != std::string_view::npos; at = text.find(".json", at + 5)) {
+    std::size_t end = at + 5;
+    if (end < text.size() && !endsToken(text[end]) && text[end] != '}') continue;
+    std::size_t start = at;
+    while (start > 0 && !endsToken(text[start - 1])) --start;
+    found(start, end);
+  }
+}
+
 // The line holding offset `at`, joined with the lines a trailing backslash continues (shell).
 std::pair<std::string, std::size_t> logicalLine(std::string_view text, std::size_t at, bool shell) {
   std::size_t begin = text.rfind('\n', at);
@@ -249,14 +262,11 @@ void indexFile(const fs::path& file, const fs::path& root, std::string_view kind
   const std::string where = fs::relative(file, root, ec).generic_string();
   std::vector<std::string> folder = pathComponents(where);
   if (!folder.empty()) folder.pop_back();
-  for (std::size_t at = text.find(".json"); at != std::string::npos; at = text.find(".json", at + 5)) {
-    std::size_t end = at + 5;
-    if (end < text.size() && !endsToken(text[end]) && text[end] != '}') continue;
-    std::size_t start = at;
-    while (start > 0 && !endsToken(text[start - 1])) --start;
+  forEachJsonPath(text, [&](std::size_t start, std::size_t end) {
     const std::string reference = text.substr(start, end - start);
+    const std::size_t at = start;
     auto components = pathComponents(reference);
-    if (components.empty()) continue;
+    if (components.empty()) return;
     auto [line, lineNumber] = logicalLine(text, at, kind == "shell");
     Reference ref{components, folder, launcherOfLine(line, reference, kind), {}, std::nullopt};
     if (ref.launcher) ref.evidence = where + ":" + std::to_string(lineNumber) + " " + handoffText(line, reference, kind);
@@ -264,7 +274,7 @@ void indexFile(const fs::path& file, const fs::path& root, std::string_view kind
     if (ref.launcher == Launcher::HfTrainer && !ref.bf16) ref.bf16 = kind == "yaml" ? yamlBf16(text) : bf16Flag(line);
     ref.from = folder;
     index[ref.components.back()].push_back(std::move(ref));
-  }
+  });
 }
 
 Index buildIndex(const fs::path& root) {
@@ -318,6 +328,30 @@ bool names(const Reference& ref, const std::vector<std::string>& config) {
 }
 
 }  // namespace
+
+std::vector<ConfigLink> configLinks(const std::string& documentPath, std::string_view text,
+                                    const std::vector<std::string>& folders) {
+  std::vector<ConfigLink> out;
+  const std::string_view kind = kindOf(fs::path(documentPath));
+  if (kind.empty() || text.size() > kMaxFileBytes) return out;
+  forEachJsonPath(text, [&](std::size_t start, std::size_t end) {
+    const std::string_view reference = text.substr(start, end - start);
+    if (reference.find_first_of("${}~*") != std::string_view::npos) return;
+    auto [line, lineNumber] = logicalLine(text, start, kind == "shell");
+    std::optional<Launcher> launcher = launcherOfLine(line, reference, kind);
+    if (!launcher && kind == "shell")
+      launcher = throughVariable(text, line, reference, "", pathComponents(reference)).launcher;
+    if (!launcher) return;
+    for (const std::string& folder : folders) {
+      std::error_code ec;
+      const fs::path candidate = fs::path(reference).is_absolute() ? fs::path(reference) : fs::path(folder) / reference;
+      if (!fs::is_regular_file(candidate, ec)) continue;
+      out.push_back({{start, end}, fs::weakly_canonical(candidate, ec).string(), *launcher});
+      break;
+    }
+  });
+  return out;
+}
 
 std::optional<InferredLauncher> inferLauncher(const std::string& configPath, const std::string& projectRoot) {
   std::error_code ec;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dsls::workspace {
 
@@ -27,6 +28,21 @@ std::optional<bool> bf16Flag(std::string_view commandLine);
 // `kind` is the file's kind: "shell", "yaml" or "python".
 std::optional<analysis::Launcher> launcherOfLine(std::string_view line, std::string_view reference,
                                                  std::string_view kind);
+
+// A JSON config that a launch script, a YAML file or a Python source hands to its reader, as
+// the document names it: where (byte offsets of the path as written), the file it resolves to,
+// and who reads it.
+struct ConfigLink {
+  analysis::TextRange range;
+  std::string path;
+  analysis::Launcher launcher = analysis::Launcher::Unknown;
+};
+
+// The config files `text` (the document at `documentPath`) hands to a reader, each resolved
+// against `folders` in order (the document's folder and those above it, as pinSearchFolders
+// gives them) and kept when it exists there. A path with a variable in it is left out.
+std::vector<ConfigLink> configLinks(const std::string& documentPath, std::string_view text,
+                                    const std::vector<std::string>& folders);
 
 // The launcher of the config at `configPath`, from the files under `projectRoot` that name it;
 // nothing when none does or they disagree. The project's files are read once and kept for a

@@ -20,6 +20,14 @@ bool isExpansion(TSNode n) {
          isType(n, "arithmetic_expansion");
 }
 
+// "${text}", built by appends (g++ 12 warns falsely on "${" + std::string(...) at -O2).
+std::string braced(std::string_view text) {
+  std::string out = "${";
+  out.append(text);
+  out += '}';
+  return out;
+}
+
 // "${NAME}" for a variable, "${...}" with the expression's own text (no braces, one line, short)
 // for anything else: a placeholder the JSON parser reads as one unknown value.
 std::string placeholder(std::string_view text) {
@@ -29,7 +37,7 @@ std::string placeholder(std::string_view text) {
     if (c == '\n' || c == '\t') c = ' ';
     if (inner.size() < kMaxPlaceholderText) inner += c;
   }
-  return "${" + inner + "}";
+  return braced(inner);
 }
 
 class Projector {
@@ -111,8 +119,8 @@ class Projector {
   std::string placeholderOf(TSNode n, std::string_view text) const {
     const std::string_view name = nodeText(source_, ts_node_named_child(n, 0));
     const bool plainName = isType(ts_node_named_child(n, 0), "variable_name") &&
-                           (text == "$" + std::string(name) || text == "${" + std::string(name) + "}");
-    return plainName ? "${" + std::string(name) + "}" : placeholder(text);
+                           ((text.starts_with('$') && text.substr(1) == name) || text == braced(name));
+    return plainName ? braced(name) : placeholder(text);
   }
 
   std::string_view source_;

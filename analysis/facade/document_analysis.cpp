@@ -29,6 +29,10 @@ std::shared_ptr<const DocumentAnalysis> analyzeDocument(std::string name, std::s
                                                         const Settings& settings, std::optional<DocumentKind> kind,
                                                         const Cancellation& cancel, const DocumentAnalysis* previous) {
   auto result = std::make_shared<DocumentAnalysis>();
+  // A Python, shell or YAML document is parsed once, by its analysis, which leaves it Other when
+  // it writes no config; classifying it first would parse it twice.
+  if (!kind)
+    if (auto host = hostLanguageByName(name, languageId)) kind = documentKindOf(*host);
   result->kind = kind ? *kind : classifyDocument(name, languageId, *text, settings);
   result->name = std::move(name);
   result->settings = settings;

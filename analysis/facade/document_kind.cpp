@@ -129,16 +129,26 @@ std::optional<HostLanguage> hostLanguageOf(DocumentKind kind) {
   return std::nullopt;
 }
 
+namespace {
+bool jsonLike(std::string_view fileName, std::string_view languageId) {
+  return languageId == "json" || languageId == "jsonc" || hasExtension(fileName, {".json", ".jsonc"});
+}
+}  // namespace
+
+std::optional<HostLanguage> hostLanguageByName(std::string_view name, std::string_view languageId) {
+  if (languageId == "log" || jsonLike(lastSegment(name), languageId)) return std::nullopt;
+  return hostLanguageOf(name, languageId);
+}
+
 DocumentKind classifyDocument(std::string_view name, std::string_view languageId, std::string_view text,
                               const Settings& settings) {
   std::string_view fileName = lastSegment(name);
   if (languageId == "log") return DocumentKind::Log;
-  bool jsonLike = languageId == "json" || languageId == "jsonc" || hasExtension(fileName, {".json", ".jsonc"});
-  if (jsonLike) {
+  if (jsonLike(fileName, languageId)) {
     bool named = nameLooksLikeDsConfig(fileName, settings) || nameLooksLikeDsConfig(name, settings);
     return jsonLooksLikeDsConfig(text, named) ? DocumentKind::DsConfig : DocumentKind::Other;
   }
-  if (auto host = hostLanguageOf(fileName, languageId)) {
+  if (auto host = hostLanguageByName(name, languageId)) {
     return holdsEmbeddedConfig(*host, text) ? documentKindOf(*host) : DocumentKind::Other;
   }
   if (isDependencyList(fileName) || (hasExtension(fileName, {".txt"}) && textIsDependencyList(text.substr(0, 64 * 1024))))

@@ -23,6 +23,9 @@ DocumentKind classifyDocument(std::string_view name, std::string_view languageId
 // Python (.py), shell (.sh, .bash, .slurm, .sbatch; shellscript, sh, bash), YAML (.yaml, .yml;
 // yaml); none for others.
 std::optional<HostLanguage> hostLanguageOf(std::string_view name, std::string_view languageId);
+// The same, for a document classifyDocument reads as one of those languages (not a log or JSON
+// document, whatever its extension).
+std::optional<HostLanguage> hostLanguageByName(std::string_view name, std::string_view languageId);
 // The kind of a document of that language that holds a config.
 DocumentKind documentKindOf(HostLanguage host);
 // The language of a document of that kind; none for the kinds that are not embedded configs.

@@ -49,15 +49,16 @@ class Projector {
     const bool quoted = isType(body, "raw_string") || isType(body, "string");
     if (quoted && range.end - range.begin >= 2) range = {range.begin + 1, range.end - 1};
     out_.source = range;
+    const bool doubleQuoted = isType(body, "string");
     std::size_t at = range.begin;
     for (std::uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
       TSNode child = ts_node_named_child(body, i);
       if (!isExpansion(child)) continue;
-      text({at, ts_node_start_byte(child)}, isType(body, "string"));
+      text({at, ts_node_start_byte(child)}, doubleQuoted);
       expansion(child);
       at = ts_node_end_byte(child);
     }
-    text({at, range.end}, isType(body, "string"));
+    text({at, range.end}, doubleQuoted);
     return std::move(out_);
   }
 

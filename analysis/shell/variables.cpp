@@ -81,9 +81,4 @@ std::optional<std::string> ScriptValues::word(std::string_view name) const {
   return it == values_.end() ? std::nullopt : it->second;
 }
 
-std::optional<std::string> ScriptValues::literal(std::string_view name) const {
-  auto w = word(name);
-  return w ? jsonLiteral(*w) : std::nullopt;
-}
-
 }  // namespace dsls::shell

@@ -14,11 +14,9 @@ namespace dsls::shell {
 class ScriptValues {
  public:
   ScriptValues(std::string_view source, TSNode root);
-  // The JSON literal (a number, true or false) every assignment of `name` gives it; none when
-  // one assignment is not such a literal, two disagree, or the script never assigns it.
-  std::optional<std::string> literal(std::string_view name) const;
   // The plain word (letters, digits, _ . - / :) every assignment of `name` gives it, quotes
-  // removed: what "$OFFLOAD_DEVICE" in a JSON string becomes. None as for literal().
+  // removed: what "$OFFLOAD_DEVICE" in a JSON string becomes, or "2" for $ZERO_STAGE. None when
+  // one assignment is not a plain word, two disagree, or the script never assigns it.
   std::optional<std::string> word(std::string_view name) const;
 
  private:

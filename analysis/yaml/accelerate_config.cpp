@@ -16,7 +16,6 @@ namespace {
 using analysis::TextRange;
 using embedded::nodeRange;
 
-
 std::string lower(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
